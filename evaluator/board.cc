@@ -1,0 +1,103 @@
+#include "evaluator/board.h"
+
+#include <toml++/toml.h>
+
+#include <algorithm>
+#include <sstream>
+
+#include "src/common/error.h"
+
+namespace eok::evaluator {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> list_boards(const fs::path& root) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(root / "configs" / "boards", ec)) {
+    if (e.path().extension() == ".toml") names.push_back(e.path().stem().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+BoardProfile load_board(const fs::path& root, const std::string& name) {
+  const fs::path file = root / "configs" / "boards" / (name + ".toml");
+  if (!fs::exists(file)) {
+    std::string known;
+    for (const auto& b : list_boards(root)) known += " " + b;
+    throw NotFoundError("unknown board '" + name + "' (no " + file.string() + "); boards:" + known);
+  }
+  toml::table doc;
+  try {
+    doc = toml::parse_file(file.string());
+  } catch (const toml::parse_error& e) {
+    std::ostringstream msg;
+    msg << file.string() << ":" << e.source().begin.line << ": " << e.description();
+    throw ConfigError(msg.str());
+  }
+  auto fail = [&](const std::string& key, const std::string& why) -> void {
+    throw ConfigError(file.string() + ": " + key + ": " + why);
+  };
+  BoardProfile b;
+  b.file = file;
+  b.name = doc["name"].value_or(name);
+  b.description = doc["description"].value_or(std::string());
+  b.runner = doc["runner"].value_or(std::string("qemu"));
+  if (b.runner != "qemu" && b.runner != "ssh" && b.runner != "local") fail("runner", "expected qemu, ssh or local");
+  b.march = doc["march"].value_or(std::string("rv64gcv"));
+  if (const auto* ext = doc["extensions"].as_array()) {
+    for (const auto& e : *ext) b.extensions.push_back(e.value_or(std::string()));
+  }
+  b.vlen = doc["vlen"].value_or(256u);
+  b.clock_ghz = doc["clock_ghz"].value_or(1.6);
+  b.cores = doc["cores"].value_or(1u);
+  b.qemu.binary = doc["qemu"]["binary"].value_or(b.qemu.binary);
+  b.qemu.cpu = doc["qemu"]["cpu"].value_or(std::string());
+  b.qemu.timeout_seconds = doc["qemu"]["timeout_seconds"].value_or(b.qemu.timeout_seconds);
+  b.qemu.memory_mib = doc["qemu"]["memory_mib"].value_or(b.qemu.memory_mib);
+  if (b.runner == "qemu" && b.qemu.cpu.empty()) fail("qemu.cpu", "missing (e.g. \"rv64,v=true,vlen=256\")");
+  auto& c = b.cache;
+  c.line_bytes = doc["cache"]["line_bytes"].value_or(c.line_bytes);
+  c.l1_kib = doc["cache"]["l1_kib"].value_or(c.l1_kib);
+  c.l1_ways = doc["cache"]["l1_ways"].value_or(c.l1_ways);
+  c.l2_kib = doc["cache"]["l2_kib"].value_or(c.l2_kib);
+  c.l2_ways = doc["cache"]["l2_ways"].value_or(c.l2_ways);
+  c.flush_before_timed_run = doc["cache"]["flush_before_timed_run"].value_or(true);
+  auto pow2 = [](unsigned v) { return v != 0 && (v & (v - 1)) == 0; };
+  if (!pow2(c.line_bytes) || c.l1_ways == 0 || c.l2_ways == 0 || !pow2(c.l1_sets()) || !pow2(c.l2_sets())) {
+    fail("cache", "sizes must give a power-of-two number of sets with power-of-two lines");
+  }
+  auto& m = b.memory;
+  m.l2_fill = doc["memory"]["l2_fill_bytes_per_cycle"].value_or(m.l2_fill);
+  m.l2_writeback = doc["memory"]["l2_writeback_bytes_per_cycle"].value_or(m.l2_writeback);
+  m.dram_fill = doc["memory"]["dram_fill_bytes_per_cycle"].value_or(m.dram_fill);
+  m.dram_writeback = doc["memory"]["dram_writeback_bytes_per_cycle"].value_or(m.dram_writeback);
+  if (m.l2_fill <= 0 || m.l2_writeback <= 0 || m.dram_fill <= 0 || m.dram_writeback <= 0) {
+    fail("memory", "bandwidths must be positive");
+  }
+  std::string table = doc["cost_model"]["table"].value_or(std::string("evaluator/cost_model/x60_table.json"));
+  b.cost_table = fs::path(table).is_absolute() ? fs::path(table) : root / table;
+  return b;
+}
+
+std::string effective_march(const BoardProfile& board, const std::string& task_march) {
+  // Extensions after the base string, e.g. rv64gcv_zfh_zvfh -> {zfh, zvfh}.
+  std::string base = task_march.substr(0, task_march.find('_'));
+  if (base.find('v') != std::string::npos && board.march.find('v') == std::string::npos) {
+    throw ConfigError("task needs the V extension but board " + board.name + " has march " + board.march);
+  }
+  size_t pos = task_march.find('_');
+  while (pos != std::string::npos) {
+    size_t next = task_march.find('_', pos + 1);
+    std::string ext = task_march.substr(pos + 1, next == std::string::npos ? std::string::npos : next - pos - 1);
+    if (std::find(board.extensions.begin(), board.extensions.end(), ext) == board.extensions.end()) {
+      throw ConfigError("task needs extension " + ext + " but board " + board.name + " lists only its extensions in " +
+                        board.file.string());
+    }
+    pos = next;
+  }
+  return task_march;
+}
+
+}  // namespace eok::evaluator

@@ -1,0 +1,39 @@
+#include "evaluator/board_session.h"
+
+#include "evaluator/cost_model/x60_cost_model.h"
+#include "evaluator/qemu_runner.h"
+#include "src/common/error.h"
+
+namespace eok::evaluator {
+
+BoardSession open_board_session(const std::filesystem::path& root, const Workspace& ws, const std::string& board_name,
+                                const SessionOptions& options) {
+  BoardSession s;
+  s.board = load_board(root, board_name);
+  if (s.board.runner != "qemu") {
+    throw ConfigError("board " + s.board.name + " uses runner '" + s.board.runner +
+                      "', which eok does not implement yet; use the virtual board (--board k1)");
+  }
+  s.tools = find_toolchain(s.board);
+  s.compiler = std::make_unique<ClangCompiler>(s.tools, ws.objects_dir(), ws.tmp_dir());
+  s.runner = std::make_unique<QemuRunner>(s.board, s.tools);
+  cost::MemoryBandwidth bw;
+  bw.line_bytes = s.board.cache.line_bytes;
+  bw.l2_fill = s.board.memory.l2_fill;
+  bw.l2_writeback = s.board.memory.l2_writeback;
+  bw.dram_fill = s.board.memory.dram_fill;
+  bw.dram_writeback = s.board.memory.dram_writeback;
+  s.cost_model = std::make_unique<cost::X60CostModel>(cost::X60Table::load(s.board.cost_table), bw);
+
+  BoardEvaluatorConfig cfg;
+  cfg.board = s.board;
+  cfg.root = root;
+  cfg.scratch_dir = ws.tmp_dir();
+  cfg.baseline_cache = ws.baselines_dir();
+  cfg.fingerprint = measurement_fingerprint(s.board, s.tools);
+  cfg.keep_temp = options.keep_temp;
+  s.evaluator = std::make_unique<BoardEvaluator>(cfg, *s.compiler, *s.runner, *s.cost_model);
+  return s;
+}
+
+}  // namespace eok::evaluator

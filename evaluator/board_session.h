@@ -1,0 +1,38 @@
+// Everything needed to evaluate kernels on one board, assembled from the board profile: toolchain,
+// compiler with its object cache, runner, cost model and evaluator. The one place that picks the
+// implementation of each seam for a board.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "evaluator/board.h"
+#include "evaluator/compiler.h"
+#include "evaluator/cost_model/cost_model.h"
+#include "evaluator/evaluator.h"
+#include "evaluator/runner.h"
+#include "evaluator/toolchain.h"
+#include "src/common/paths.h"
+
+namespace eok::evaluator {
+
+struct BoardSession {
+  BoardProfile board;
+  Toolchain tools;
+  std::unique_ptr<Compiler> compiler;
+  std::unique_ptr<Runner> runner;
+  std::unique_ptr<cost::CostModel> cost_model;
+  std::unique_ptr<BoardEvaluator> evaluator;
+};
+
+struct SessionOptions {
+  bool keep_temp = false;
+};
+
+// Throws NotFoundError (unknown board), ToolchainError (missing tools: the message names the fix) or
+// ConfigError (a runner eok does not implement yet).
+BoardSession open_board_session(const std::filesystem::path& root, const Workspace& ws, const std::string& board_name,
+                                const SessionOptions& options = {});
+
+}  // namespace eok::evaluator

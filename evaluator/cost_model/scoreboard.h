@@ -1,0 +1,38 @@
+// In-order dual-issue scoreboard: the timing mechanism of the X60 cost model, free of any X60 figures.
+//
+// Contract: given a straight-line block of instructions, each with the unit it occupies, its reciprocal
+// throughput, its latency and the registers it reads and writes, steady_state_cycles() returns the cycles
+// one execution of the block costs when the block runs back to back (a loop body): in-order issue, at most
+// `issue_width` instructions per cycle, an instruction waits for its operands (read-after-write latency)
+// and for a free instance of its unit. Time is fractional so that measured throughputs such as 2.45
+// cycles are reproduced exactly.
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "evaluator/cost_model/x60_table.h"
+
+namespace eok::cost {
+
+// Register ids: x1..x31 = 1..31 (x0 is never a dependence), f0..f31 = 32..63, v0..v31 = 64..95, 96 = vl.
+constexpr uint8_t kRegF = 32, kRegV = 64, kRegVl = 96, kNumRegs = 97;
+
+struct SbInsn {
+  Unit unit = Unit::ieu_any;
+  double rthroughput = 1;
+  double latency = 1;
+  std::vector<uint8_t> reads, writes;
+};
+
+struct ScoreboardConfig {
+  unsigned issue_width = 2;
+  // Instances per unit, indexed by Unit; ieu_any issues on whichever of ieu_a/ieu_b frees first.
+  std::array<unsigned, 9> instances{1, 1, 0, 2, 1, 1, 1, 1, 0};
+};
+
+// Cycles per execution of `block` in steady state (measured over repeated copies of the block).
+double steady_state_cycles(const std::vector<SbInsn>& block, const ScoreboardConfig& cfg = {});
+
+}  // namespace eok::cost

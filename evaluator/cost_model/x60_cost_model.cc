@@ -1,0 +1,236 @@
+#include "evaluator/cost_model/x60_cost_model.h"
+
+#include <algorithm>
+
+namespace eok::cost {
+
+namespace {
+
+// Conservative stand-ins for instructions the table cannot cost (LLVM X60-like orders of magnitude).
+// Vector figures are per LMUL=1 register and scale with the register group.
+struct ClassDefault {
+  Unit unit;
+  double rthroughput, latency;
+};
+
+ClassDefault class_default(riscv::InsnClass cls) {
+  using C = riscv::InsnClass;
+  switch (cls) {
+    case C::int_alu: return {Unit::ieu_any, 1, 1};
+    case C::int_mul: return {Unit::ieu_b, 1, 6};
+    case C::int_div: return {Unit::ieu_a, 20, 20};
+    case C::load: case C::fp_load: return {Unit::ls, 1, 4};
+    case C::store: case C::fp_store: return {Unit::ls, 1, 1};
+    case C::branch: case C::jump: return {Unit::ieu_a, 1, 1};
+    case C::fp_alu: case C::fp_cvt: return {Unit::fp, 1, 4};
+    case C::fp_mul: return {Unit::fp, 1, 5};
+    case C::fp_div: return {Unit::fp, 15, 15};
+    case C::fp_sqrt: return {Unit::fp, 20, 20};
+    case C::atomic: return {Unit::ls, 4, 8};
+    case C::csr: case C::fence: case C::system: case C::vset: return {Unit::ieu_a, 1, 1};
+    case C::vec_int: case C::vec_mask: return {Unit::vieu, 2, 4};
+    case C::vec_mul: return {Unit::vieu, 2, 5};
+    case C::vec_div: return {Unit::vieu, 40, 40};
+    case C::vec_fp: case C::vec_fest: return {Unit::vfp, 1, 5};
+    case C::vec_fmul: return {Unit::vfp, 1, 5};
+    case C::vec_fdiv: return {Unit::vfp, 40, 40};
+    case C::vec_red: return {Unit::vfp, 8, 20};
+    case C::vec_perm: return {Unit::vieu, 8, 8};
+    case C::vec_load: return {Unit::vls, 3, 8};
+    case C::vec_store: return {Unit::vls, 3, 1};
+    case C::unknown: return {Unit::ieu_a, 4, 4};
+  }
+  return {Unit::ieu_a, 4, 4};
+}
+
+bool is_vector(riscv::InsnClass cls) {
+  using C = riscv::InsnClass;
+  switch (cls) {
+    case C::vec_int: case C::vec_mul: case C::vec_div: case C::vec_fp: case C::vec_fmul: case C::vec_fdiv:
+    case C::vec_fest: case C::vec_red: case C::vec_perm: case C::vec_mask: case C::vec_load: case C::vec_store:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// Every vtype a vsetvli can set on the X60 (ELEN 64): SEW 8..64, LMUL mf8..m8.
+std::vector<riscv::VType> all_vtypes() {
+  std::vector<riscv::VType> out;
+  for (unsigned sew : {8u, 16u, 32u, 64u}) {
+    for (int lmul = -3; lmul <= 3; ++lmul) out.push_back({sew, lmul, true, true, false});
+  }
+  return out;
+}
+
+// Registers a vector operand spans under vt (1 for fractional groups).
+unsigned group_regs(const riscv::Operand& op, const riscv::VType* vt) {
+  const int lmul = vt ? vt->lmul_log2 : 0;
+  const int sew_log2 = vt ? __builtin_ctz(vt->sew) : 5;
+  int log2 = 0;
+  switch (op.shape) {
+    case riscv::VShape::group: log2 = lmul; break;
+    case riscv::VShape::wide_group: log2 = lmul + 1; break;
+    case riscv::VShape::eew_group: log2 = (op.eew ? __builtin_ctz(op.eew) : sew_log2) - sew_log2 + lmul; break;
+    case riscv::VShape::mask: case riscv::VShape::single: log2 = 0; break;
+    case riscv::VShape::whole: return std::max<unsigned>(1, op.nregs) * op.nfields;
+  }
+  return (log2 > 0 ? 1u << std::min(log2, 3) : 1u) * std::max<unsigned>(1, op.nfields);
+}
+
+void add_regs(std::vector<uint8_t>& out, const riscv::Operand& op, const riscv::VType* vt) {
+  switch (op.file) {
+    case riscv::RegFile::none: return;
+    case riscv::RegFile::x: if (op.reg != 0) out.push_back(op.reg); return;
+    case riscv::RegFile::f: out.push_back(static_cast<uint8_t>(kRegF + op.reg)); return;
+    case riscv::RegFile::v: {
+      const unsigned n = group_regs(op, vt);
+      for (unsigned i = 0; i < n && op.reg + i < 32; ++i) out.push_back(static_cast<uint8_t>(kRegV + op.reg + i));
+      return;
+    }
+  }
+}
+
+std::string vtype_label(int32_t vtype) {
+  if (vtype == kVtypeUnknown) return "unknown";
+  if (vtype < 0) return "none";
+  const riscv::VType vt = riscv::decode_vtype(static_cast<uint32_t>(vtype));
+  return vt.vill ? "vill" : riscv::vtype_key(vt);
+}
+
+}  // namespace
+
+std::vector<riscv::Insn> decode_block(const std::vector<uint8_t>& bytes) {
+  std::vector<riscv::Insn> insns;
+  for (size_t off = 0; off < bytes.size();) {
+    riscv::Insn in = riscv::decode({bytes.data() + off, bytes.size() - off});
+    off += std::max<size_t>(in.length, 1);
+    insns.push_back(in);
+  }
+  return insns;
+}
+
+X60CostModel::X60CostModel(X60Table table, MemoryBandwidth bandwidth, size_t hot_blocks)
+    : table_(std::move(table)), bw_(bandwidth), hot_blocks_(hot_blocks) {}
+
+std::optional<InsnCost> X60CostModel::vector_cost(const riscv::Insn& insn, int32_t vtype) const {
+  if (vtype >= 0) {
+    const riscv::VType vt = riscv::decode_vtype(static_cast<uint32_t>(vtype));
+    if (!vt.vill) return table_.vector(insn.mnemonic, insn.masked, vt);
+  }
+  // vtype unknown at translation (vsetvl): the worst the instruction can cost under any vtype.
+  std::optional<InsnCost> worst;
+  for (const auto& vt : all_vtypes()) {
+    auto c = table_.vector(insn.mnemonic, insn.masked, vt);
+    if (!c) continue;
+    if (!worst) worst = c;
+    worst->rthroughput = std::max(worst->rthroughput, c->rthroughput);
+    worst->latency = std::max(worst->latency, c->latency);
+  }
+  return worst;
+}
+
+SbInsn X60CostModel::timing(const riscv::Insn& insn, int32_t vtype, bool* fallback) const {
+  SbInsn sb;
+  riscv::VType vt_storage{};
+  const riscv::VType* vt = nullptr;
+  if (vtype >= 0) {
+    vt_storage = riscv::decode_vtype(static_cast<uint32_t>(vtype));
+    if (!vt_storage.vill) vt = &vt_storage;
+  }
+  std::optional<InsnCost> cost;
+  if (is_vector(insn.cls)) {
+    cost = vector_cost(insn, vtype);
+  } else {
+    cost = table_.scalar(insn.base.empty() ? insn.mnemonic : insn.base);
+  }
+  if (fallback) *fallback = !cost.has_value();
+  if (!cost) {
+    const ClassDefault d = class_default(insn.cls);
+    double scale = 1;
+    if (is_vector(insn.cls)) scale = vt ? std::max(1.0, static_cast<double>(1 << std::max(0, vt->lmul_log2))) : 8.0;
+    cost = InsnCost{d.rthroughput * scale, d.latency + (scale - 1), d.unit, false};
+  }
+  sb.unit = cost->unit;
+  sb.rthroughput = cost->rthroughput;
+  sb.latency = cost->latency;
+  add_regs(sb.writes, insn.dst, vt);
+  for (uint8_t i = 0; i < insn.nsrc && i < insn.src.size(); ++i) add_regs(sb.reads, insn.src[i], vt);
+  if (insn.dst_is_src) add_regs(sb.reads, insn.dst, vt);
+  if (insn.cls == riscv::InsnClass::vset) sb.writes.push_back(kRegVl);
+  if (is_vector(insn.cls)) sb.reads.push_back(kRegVl);
+  return sb;
+}
+
+std::vector<SbInsn> X60CostModel::scoreboard_block(const std::vector<riscv::Insn>& insns, int32_t vtype,
+                                                   size_t* fallbacks) const {
+  std::vector<SbInsn> sb;
+  sb.reserve(insns.size());
+  size_t n_fallback = 0;
+  for (const auto& in : insns) {
+    bool fb = false;
+    sb.push_back(timing(in, vtype, &fb));
+    n_fallback += fb;
+  }
+  if (fallbacks) *fallbacks = n_fallback;
+  return sb;
+}
+
+double X60CostModel::block_cycles(const std::vector<riscv::Insn>& insns, int32_t vtype, size_t* fallbacks) const {
+  return steady_state_cycles(scoreboard_block(insns, vtype, fallbacks));
+}
+
+MemoryTime X60CostModel::memory_time(const MemoryCounters& m) const {
+  MemoryTime t;
+  const uint64_t line = bw_.line_bytes;
+  const uint64_t l1_fills_from_l2 = m.l1_load_misses >= m.l2_load_misses ? m.l1_load_misses - m.l2_load_misses : 0;
+  t.l2_fill_bytes = l1_fills_from_l2 * line;
+  t.l2_writeback_bytes = (m.l1_writebacks + m.l1_dirty_end) * line;
+  t.dram_fill_bytes = m.l2_load_misses * line;
+  t.dram_writeback_bytes = (m.l2_writebacks + m.dirty_end) * line;
+  // The levels work in parallel (a line streamed from DRAM passes L2 on the way): the slower one bounds.
+  const double l2 = t.l2_fill_bytes / bw_.l2_fill + t.l2_writeback_bytes / bw_.l2_writeback;
+  const double dram = t.dram_fill_bytes / bw_.dram_fill + t.dram_writeback_bytes / bw_.dram_writeback;
+  t.cycles = std::max(l2, dram);
+  return t;
+}
+
+CostReport X60CostModel::estimate(const BlockProfile& profile) const {
+  CostReport r;
+  std::vector<HotBlock> blocks;
+  for (const auto& b : profile.blocks) {
+    const auto insns = decode_block(b.bytes);
+    size_t fallbacks = 0;
+    const std::vector<SbInsn> sb = scoreboard_block(insns, b.vtype, &fallbacks);
+    const double per_exec = steady_state_cycles(sb);
+    const double total = per_exec * static_cast<double>(b.count);
+    r.compute_cycles += total;
+    r.instructions += insns.size() * b.count;
+    r.fallback_instructions += fallbacks * b.count;
+    // Attribute the block's time to instruction classes by how long each keeps its unit busy.
+    double weight = 0;
+    for (const auto& s : sb) weight += std::max(s.rthroughput, 0.5);
+    for (size_t i = 0; i < insns.size(); ++i) {
+      r.cycles_by_class[std::string(riscv::class_name(insns[i].cls))] += total * std::max(sb[i].rthroughput, 0.5) / weight;
+    }
+    HotBlock hb;
+    hb.vaddr = b.vaddr;
+    hb.vtype = vtype_label(b.vtype);
+    hb.count = b.count;
+    hb.cycles_per_exec = per_exec;
+    hb.cycles = total;
+    for (const auto& in : insns) hb.disasm.push_back(riscv::format(in));
+    blocks.push_back(std::move(hb));
+  }
+  std::sort(blocks.begin(), blocks.end(), [](const HotBlock& a, const HotBlock& b) {
+    return a.cycles != b.cycles ? a.cycles > b.cycles : a.vaddr < b.vaddr;
+  });
+  if (blocks.size() > hot_blocks_) blocks.resize(hot_blocks_);
+  r.hot_blocks = std::move(blocks);
+  r.memory = memory_time(profile.mem);
+  r.cycles = std::max(r.compute_cycles, r.memory.cycles);
+  r.bound = r.memory.cycles > r.compute_cycles ? "memory" : "compute";
+  return r;
+}
+
+}  // namespace eok::cost

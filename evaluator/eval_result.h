@@ -1,0 +1,66 @@
+// The outcome of evaluating one candidate kernel: status, evidence, modeled time and profile.
+//
+// A bad kernel is a status, never an exception: compile_error (with the compiler's message), rejected
+// (with the rule it broke), runtime_error (signal, fault address, case), wrong_answer (first mismatches),
+// timeout. infra_error means eok or the board failed, and is never held against the kernel.
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evaluator/cost_model/cost_model.h"
+
+namespace eok::evaluator {
+
+enum class EvalStatus { ok, compile_error, rejected, runtime_error, wrong_answer, timeout, infra_error };
+
+const char* status_name(EvalStatus s);
+
+struct Mismatch {
+  size_t case_index = 0;
+  std::string sizes;     // "n=33"
+  std::string arg;       // output name, or "return"
+  int64_t index = -1;    // element index
+  std::string expected, got;
+};
+
+struct EvalTimings {
+  double compile = 0;    // candidate compile (0 when cached)
+  double link = 0;
+  double run = 0;        // candidate run under the board's runner, wall
+  double reference = 0;  // reference run, wall (runs beside the candidate)
+  double model = 0;      // cost model
+  double total = 0;
+  double overhead() const { return total - compile - link - std::max(run, reference) - model; }
+};
+
+struct EvalResult {
+  EvalStatus status = EvalStatus::infra_error;
+  std::string message;        // one line a user can act on
+  std::string task, board, kernel_hash;
+  uint64_t seed = 0;
+
+  // Evidence
+  std::string rule;           // rejected: the rule id
+  std::string compiler_output;
+  std::vector<Mismatch> mismatches;
+  std::string run_log;        // stderr of the run, capped
+
+  // Measurement (status ok)
+  std::optional<double> cycles;
+  std::optional<double> baseline_cycles;
+  std::optional<double> speedup;
+  std::optional<cost::CostReport> cost;
+  bool sandboxed = false;
+  bool network_isolated = false;
+
+  EvalTimings timings;
+
+  nlohmann::json to_json() const;
+};
+
+}  // namespace eok::evaluator

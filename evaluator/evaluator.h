@@ -1,0 +1,68 @@
+// The Evaluator seam: compile -> static checks -> link with the harness -> run on the board next to the
+// reference -> compare -> measure. This is the one place that decides a candidate's EvalStatus.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+
+#include "evaluator/board.h"
+#include "evaluator/compiler.h"
+#include "evaluator/cost_model/cost_model.h"
+#include "evaluator/eval_result.h"
+#include "evaluator/runner.h"
+#include "evaluator/task.h"
+
+namespace eok::evaluator {
+
+// Contract: evaluate() returns a result for every input, however hostile; it throws only for problems of
+// eok's own configuration (ToolchainError, ConfigError). The same (task, source, seed) gives the same
+// status and cycles.
+class Evaluator {
+ public:
+  virtual ~Evaluator() = default;
+  virtual EvalResult evaluate(const Task& task, const std::string& source, uint64_t seed) = 0;
+};
+
+struct BoardEvaluatorConfig {
+  BoardProfile board;
+  std::filesystem::path root;            // eok root: evaluator/target/ sources
+  std::filesystem::path scratch_dir;     // fresh temp dirs go here
+  std::filesystem::path baseline_cache;  // ker0 results
+  std::string fingerprint;               // everything outside the sources that changes measurements
+  bool keep_temp = false;                // leave each evaluation's temp dir for debugging
+};
+
+class BoardEvaluator : public Evaluator {
+ public:
+  BoardEvaluator(BoardEvaluatorConfig cfg, Compiler& compiler, Runner& runner, const cost::CostModel& model);
+
+  EvalResult evaluate(const Task& task, const std::string& source, uint64_t seed) override;
+
+  // ker0's modeled cycles, evaluated once and cached by everything that determines them. Throws
+  // eok::Error when ker0 itself does not pass (a broken task is eok's problem, not the candidate's).
+  double baseline_cycles(const Task& task);
+
+  // evaluate() plus baseline_cycles and speedup (for status ok).
+  EvalResult evaluate_against_baseline(const Task& task, const std::string& source, uint64_t seed);
+
+ private:
+  struct Baseline {
+    double cycles = 0;
+    double run_seconds = 0;  // ker0's wall time on the board: the scale for candidates' time limit
+  };
+  std::filesystem::path support_object(const Task& task, const std::string& which);
+  std::filesystem::path baseline_file(const Task& task) const;
+  std::optional<Baseline> cached_baseline(const Task& task) const;
+  double run_timeout(const Task& task) const;
+
+  BoardEvaluatorConfig cfg_;
+  Compiler& compiler_;
+  Runner& runner_;
+  const cost::CostModel& model_;
+};
+
+// The fingerprint of the measuring setup: board profile, cost table, plugin and tool versions.
+std::string measurement_fingerprint(const BoardProfile& board, const Toolchain& tools);
+
+}  // namespace eok::evaluator

@@ -1,0 +1,343 @@
+/*
+ * The trusted harness linked with every candidate (and with ref.c) and run on the board.
+ *
+ * For each case of the plan on stdin it allocates fresh buffers with guard zones and an unmapped page
+ * behind them, fills inputs from the case seed, poisons outputs, calls the entry function through the
+ * generated glue (eok_invoke), checks guard zones and const inputs, and writes the outputs as binary
+ * records on stdout (harness_protocol.h). The timed case's call is wrapped in measurement markers. eok
+ * compares the records with those of the reference run; nothing here decides correctness.
+ */
+#include <signal.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "eok_markers.h"
+#include "harness_protocol.h"
+
+/* Generated per task from task.toml: casts the buffers and scalars and calls the entry function. */
+void eok_invoke(void *const *bufs, const uint64_t *scalars, uint64_t *ret);
+
+typedef struct {
+  int is_buffer;
+  char access; /* 'i', 'o', 'b' */
+  int type;
+  uint64_t count;
+  double lo, hi;
+  unsigned specials;
+  int tight;
+  uint64_t scalar_bits;
+  /* allocation */
+  unsigned char *map;
+  size_t map_bytes;
+  unsigned char *data;
+  size_t bytes;
+  size_t guard_after_bytes;
+  unsigned char *input_copy;
+} arg_t;
+
+static arg_t g_args[EOK_MAX_ARGS];
+static int g_nargs;
+static int g_case = -1;
+
+/* ---- output ---------------------------------------------------------------------------------------- */
+
+static void put(const void *p, size_t n) {
+  const unsigned char *c = p;
+  while (n > 0) {
+    ssize_t w = write(1, c, n);
+    if (w <= 0) _exit(4);
+    c += w;
+    n -= (size_t)w;
+  }
+}
+
+/* ---- fault reporting ------------------------------------------------------------------------------- */
+
+static void on_fault(int signo, siginfo_t *info, void *ctx) {
+  (void)ctx;
+  struct eok_signal_record r = {EOK_REC_SIGNAL, signo, (uint64_t)(uintptr_t)info->si_addr, g_case, -1, 0, 0};
+  uint64_t best = UINT64_MAX;
+  for (int i = 0; i < g_nargs; ++i) {
+    if (!g_args[i].is_buffer || !g_args[i].map) continue;
+    uint64_t start = (uint64_t)(uintptr_t)g_args[i].data;
+    uint64_t end = start + g_args[i].bytes;
+    uint64_t a = r.fault_addr;
+    uint64_t dist = a < start ? start - a : (a >= end ? a - end : 0);
+    if (dist < best) {
+      best = dist;
+      r.arg_index = i;
+      r.offset = (int64_t)(a - start);
+      r.buf_bytes = g_args[i].bytes;
+    }
+  }
+  put(&r, sizeof r);
+  _exit(3);
+}
+
+static void install_fault_handlers(void) {
+  static unsigned char alt_stack[1 << 16];
+  stack_t ss = {.ss_sp = alt_stack, .ss_size = sizeof alt_stack, .ss_flags = 0};
+  sigaltstack(&ss, NULL);
+  struct sigaction sa;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_sigaction = on_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  int sigs[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGTRAP, SIGABRT};
+  for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; ++i) sigaction(sigs[i], &sa, NULL);
+}
+
+/* ---- inputs ---------------------------------------------------------------------------------------- */
+
+static uint64_t splitmix64(uint64_t *s) {
+  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+static double uniform01(uint64_t *s) { return (double)(splitmix64(s) >> 11) * (1.0 / 9007199254740992.0); }
+
+static size_t type_size(int t) {
+  switch (t) {
+    case EOK_T_F16: case EOK_T_I16: case EOK_T_U16: return 2;
+    case EOK_T_F32: case EOK_T_I32: case EOK_T_U32: return 4;
+    case EOK_T_F64: case EOK_T_I64: case EOK_T_U64: return 8;
+    default: return 1;
+  }
+}
+
+static int is_float(int t) { return t == EOK_T_F16 || t == EOK_T_F32 || t == EOK_T_F64; }
+
+/* IEEE binary16 bits of v, rounded to nearest even (the harness is built without Zfh). */
+static uint16_t f16_bits(double v) {
+  float f = (float)v;
+  uint32_t x;
+  memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u;
+  uint32_t abs = x & 0x7fffffffu;
+  if (abs >= 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
+  if (abs >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* rounds to infinity */
+  if (abs < 0x38800000u) {                                   /* subnormal half or zero */
+    if (abs < 0x33000000u) return (uint16_t)sign;
+    uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
+    int shift = 126 - (int)(abs >> 23) + 11;
+    uint32_t half = mant >> shift;
+    uint32_t rem = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
+    if (rem > mid || (rem == mid && (half & 1))) half++;
+    return (uint16_t)(sign | half);
+  }
+  uint32_t half = ((abs - 0x38000000u) >> 13);
+  uint32_t rem = abs & 0x1fffu;
+  if (rem > 0x1000u || (rem == 0x1000u && (half & 1))) half++;
+  return (uint16_t)(sign | half);
+}
+
+static void store_value(unsigned char *dst, int type, double v) {
+  switch (type) {
+    case EOK_T_F16: { uint16_t h = f16_bits(v); memcpy(dst, &h, 2); break; }
+    case EOK_T_F32: { float f = (float)v; memcpy(dst, &f, 4); break; }
+    case EOK_T_F64: memcpy(dst, &v, 8); break;
+    case EOK_T_I8: case EOK_T_U8: { int8_t x = (int8_t)(int64_t)v; memcpy(dst, &x, 1); break; }
+    case EOK_T_I16: case EOK_T_U16: { int16_t x = (int16_t)(int64_t)v; memcpy(dst, &x, 2); break; }
+    case EOK_T_I32: case EOK_T_U32: { int32_t x = (int32_t)(int64_t)v; memcpy(dst, &x, 4); break; }
+    default: { int64_t x = (int64_t)v; memcpy(dst, &x, 8); break; }
+  }
+}
+
+static void fill_input(arg_t *a, uint64_t seed, int timed) {
+  const size_t es = type_size(a->type);
+  for (uint64_t i = 0; i < a->count; ++i) {
+    double v;
+    if (is_float(a->type)) {
+      v = a->lo + (a->hi - a->lo) * uniform01(&seed);
+    } else {
+      double span = a->hi - a->lo + 1.0;
+      v = a->lo + (double)(uint64_t)(uniform01(&seed) * span);
+      if (v > a->hi) v = a->hi;
+    }
+    store_value(a->data + i * es, a->type, v);
+  }
+  if (timed || a->specials == 0 || a->count == 0 || !is_float(a->type)) return;
+  /* A few special values at spread positions; the timed case keeps the plain distribution. */
+  double huge = a->type == EOK_T_F16 ? 60000.0 : 1e30;
+  double choices[8];
+  int n = 0;
+  if (a->specials & EOK_SPECIAL_NAN) choices[n++] = __builtin_nan("");
+  if (a->specials & EOK_SPECIAL_INF) choices[n++] = __builtin_inf();
+  if (a->specials & EOK_SPECIAL_NEG_INF) choices[n++] = -__builtin_inf();
+  if (a->specials & EOK_SPECIAL_ZERO) { choices[n++] = 0.0; choices[n++] = -0.0; }
+  if (a->specials & EOK_SPECIAL_HUGE) { choices[n++] = huge; choices[n++] = -huge; }
+  uint64_t places = a->count < 16 ? 1 : (a->count < 64 ? 4 : 12);
+  for (uint64_t k = 0; k < places; ++k) {
+    uint64_t pos = splitmix64(&seed) % a->count;
+    store_value(a->data + pos * es, a->type, choices[k % (uint64_t)n]);
+  }
+}
+
+/* ---- buffers --------------------------------------------------------------------------------------- */
+
+static unsigned char guard_byte(size_t k) { return (unsigned char)(0xa5u ^ (k * 29u)); }
+
+static void poison(arg_t *a) {
+  const size_t es = type_size(a->type);
+  for (uint64_t i = 0; i < a->count; ++i) {
+    unsigned char *p = a->data + i * es;
+    switch (a->type) {
+      case EOK_T_F16: { uint16_t v = 0x7e5au; memcpy(p, &v, 2); break; }
+      case EOK_T_F32: { uint32_t v = 0x7fe5a5a5u; memcpy(p, &v, 4); break; }
+      case EOK_T_F64: { uint64_t v = 0x7ffa5a5a5a5a5a5aull; memcpy(p, &v, 8); break; }
+      default: memset(p, 0xa5, es); break;
+    }
+  }
+}
+
+/* [guard 64 B][data][guard 64 B, or none when tight] ends exactly at an unmapped page. */
+static int allocate(arg_t *a) {
+  const size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  a->bytes = (size_t)a->count * type_size(a->type);
+  a->guard_after_bytes = a->tight ? 0 : EOK_GUARD_BYTES;
+  size_t used = EOK_GUARD_BYTES + a->bytes + a->guard_after_bytes;
+  size_t body = (used + page - 1) / page * page;
+  a->map_bytes = body + page;
+  void *m = mmap(NULL, a->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return 0;
+  a->map = m;
+  if (mprotect(a->map + body, page, PROT_NONE) != 0) return 0;
+  a->data = a->map + body - a->guard_after_bytes - a->bytes;
+  for (size_t k = 1; k <= EOK_GUARD_BYTES; ++k) a->data[-(ptrdiff_t)k] = guard_byte(k);
+  for (size_t k = 0; k < a->guard_after_bytes; ++k) a->data[a->bytes + k] = guard_byte(k + 1000);
+  return 1;
+}
+
+static void release(arg_t *a) {
+  if (a->map) munmap(a->map, a->map_bytes);
+  free(a->input_copy);
+  a->map = NULL;
+  a->input_copy = NULL;
+}
+
+/* ---- the call -------------------------------------------------------------------------------------- */
+
+__attribute__((noinline)) static void call_timed(void *const *bufs, const uint64_t *scalars, uint64_t *ret) {
+  __asm__ volatile("slti zero, zero, %0" ::"i"(EOK_MARK_BEGIN_IMM) : "memory");
+  eok_invoke(bufs, scalars, ret);
+  __asm__ volatile("slti zero, zero, %0" ::"i"(EOK_MARK_END_IMM) : "memory");
+}
+
+__attribute__((noinline)) static void call_plain(void *const *bufs, const uint64_t *scalars, uint64_t *ret) {
+  eok_invoke(bufs, scalars, ret);
+}
+
+static int parse_arg(arg_t *a) {
+  char kind[8];
+  memset(a, 0, sizeof *a);
+  if (scanf("%7s", kind) != 1) return 0;
+  if (strcmp(kind, "scal") == 0) {
+    unsigned long long bits;
+    if (scanf("%llu", &bits) != 1) return 0;
+    a->scalar_bits = bits;
+    return 1;
+  }
+  if (strcmp(kind, "buf") != 0) return 0;
+  char access;
+  unsigned long long count;
+  if (scanf(" %c %d %llu %lf %lf %u %d", &access, &a->type, &count, &a->lo, &a->hi, &a->specials, &a->tight) != 7)
+    return 0;
+  a->is_buffer = 1;
+  a->access = access;
+  a->count = count;
+  return a->type >= EOK_T_F16 && a->type <= EOK_T_U64 && (access == 'i' || access == 'o' || access == 'b');
+}
+
+static void run_case(int index, int timed, uint64_t seed) {
+  void *bufs[EOK_MAX_ARGS] = {0};
+  uint64_t scalars[EOK_MAX_ARGS] = {0};
+  for (int i = 0; i < g_nargs; ++i) {
+    arg_t *a = &g_args[i];
+    if (!a->is_buffer) {
+      scalars[i] = a->scalar_bits;
+      continue;
+    }
+    if (!allocate(a)) {
+      fprintf(stderr, "harness: cannot allocate %llu elements for argument %d\n", (unsigned long long)a->count, i);
+      _exit(5);
+    }
+    if (a->access == 'o') poison(a);
+    else fill_input(a, seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)), timed);
+    if (a->access == 'i' && a->bytes) {
+      a->input_copy = malloc(a->bytes);
+      if (!a->input_copy) _exit(5);
+      memcpy(a->input_copy, a->data, a->bytes);
+    }
+    bufs[i] = a->data;
+  }
+  struct eok_start_record start = {EOK_REC_START, (uint32_t)index};
+  put(&start, sizeof start);
+  uint64_t ret = 0;
+  g_case = index;
+  if (timed) call_timed(bufs, scalars, &ret);
+  else call_plain(bufs, scalars, &ret);
+
+  struct eok_case_record rec = {EOK_REC_CASE, (uint32_t)index, (uint32_t)g_nargs, 0, ret};
+  put(&rec, sizeof rec);
+  for (int i = 0; i < g_nargs; ++i) {
+    arg_t *a = &g_args[i];
+    struct eok_arg_record ar;
+    memset(&ar, 0, sizeof ar);
+    ar.arg_index = (uint32_t)i;
+    ar.is_buffer = (uint32_t)a->is_buffer;
+    if (a->is_buffer) {
+      for (size_t k = 1; k <= EOK_GUARD_BYTES; ++k) {
+        if (a->data[-(ptrdiff_t)k] != guard_byte(k)) { ar.guard_before = (int64_t)k; break; }
+      }
+      for (size_t k = 0; k < a->guard_after_bytes; ++k) {
+        if (a->data[a->bytes + k] != guard_byte(k + 1000)) { ar.guard_after = (int64_t)k + 1; break; }
+      }
+      if (a->input_copy) {
+        const size_t es = type_size(a->type);
+        for (size_t k = 0; k < a->bytes; ++k) {
+          if (a->data[k] != a->input_copy[k]) { ar.input_changed = (uint32_t)(k / es) + 1; break; }
+        }
+      }
+      if (a->access != 'i') ar.data_bytes = a->bytes;
+    }
+    put(&ar, sizeof ar);
+    if (ar.data_bytes) put(a->data, a->bytes);
+  }
+  for (int i = 0; i < g_nargs; ++i) release(&g_args[i]);
+}
+
+int main(void) {
+  install_fault_handlers();
+  char magic[32];
+  int version;
+  if (scanf("%31s %d", magic, &version) != 2 || strcmp(magic, "eok-plan") != 0 || version != 1) {
+    fprintf(stderr, "harness: stdin is not an eok plan\n");
+    return 2;
+  }
+  int ncases = 0;
+  char word[16];
+  while (scanf("%15s", word) == 1) {
+    int timed;
+    unsigned long long seed;
+    if (strcmp(word, "case") != 0 || scanf("%d %llu %d", &timed, &seed, &g_nargs) != 3 || g_nargs < 0 ||
+        g_nargs > EOK_MAX_ARGS) {
+      fprintf(stderr, "harness: malformed plan at case %d\n", ncases);
+      return 2;
+    }
+    for (int i = 0; i < g_nargs; ++i) {
+      if (!parse_arg(&g_args[i])) {
+        fprintf(stderr, "harness: malformed argument %d of case %d\n", i, ncases);
+        return 2;
+      }
+    }
+    run_case(ncases++, timed, seed);
+  }
+  struct eok_done_record done = {EOK_REC_DONE, (uint32_t)ncases};
+  put(&done, sizeof done);
+  return 0;
+}

@@ -1,0 +1,73 @@
+// A task of the catalog (kernels/<id>/task.toml): what the entry function is, how to call it, at which
+// sizes, with which inputs, and how close to the reference its outputs must be.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "evaluator/size_expr.h"
+
+namespace eok::evaluator {
+
+// Element and scalar types; the values match enum eok_type in evaluator/target/harness_protocol.h.
+enum class ElemType : uint8_t { f16 = 1, f32, f64, i8, i16, i32, i64, u8, u16, u32, u64 };
+
+size_t elem_size(ElemType t);
+bool elem_is_float(ElemType t);
+const char* elem_name(ElemType t);    // "f32"
+const char* elem_c_type(ElemType t);  // "float", "_Float16", "int32_t"
+
+enum class Access : uint8_t { in, out, inout };
+
+struct Tolerance {
+  std::string name;  // the class name, or "custom"
+  double atol = 0;
+  double rtol = 0;
+  bool exact() const { return atol == 0 && rtol == 0; }
+};
+
+struct ArgSpec {
+  std::string name;
+  bool is_buffer = false;
+  ElemType type = ElemType::f32;  // buffer element type, or the scalar's type
+  std::string c_type;             // scalar: the C type as declared ("size_t", "int")
+  std::string len;                // buffer: element count, a size expression
+  Access access = Access::in;
+  double lo = 0, hi = 1;          // buffer inputs: uniform range (integers inclusive)
+  unsigned specials = 0;          // EOK_SPECIAL_* bits
+  std::string value;              // scalar: a size expression (integers) or a literal (floats)
+};
+
+struct Task {
+  std::string id, name, group, category, dtype, march, entry, signature, approach;
+  Tolerance tolerance;
+  std::string flops, bytes;  // size expressions for roofline figures
+  std::vector<ArgSpec> args;
+  std::optional<ElemType> returns;
+  SizeParams timed;
+  std::vector<SizeParams> checks;
+  std::filesystem::path dir;
+
+  std::filesystem::path ref_path() const { return dir / "ref.c"; }
+  std::filesystem::path ker0_path() const { return dir / "ker0.c"; }
+};
+
+// Loads and validates dir/task.toml. Throws ConfigError naming the file and the key at fault.
+Task load_task(const std::filesystem::path& dir);
+
+// Ids of every folder under kernels_dir that has a task.toml, sorted.
+std::vector<std::string> list_task_ids(const std::filesystem::path& kernels_dir);
+
+struct ResolvedTask {
+  std::string id;
+  std::string note;  // non-empty when the name given was not the id itself ("mish" -> "mish_f32")
+};
+
+// Resolves a user's task name: an exact id, or an operation name that matches `<name>_f32` (or a single
+// `<name>_*`). Throws NotFoundError listing close matches when nothing fits.
+ResolvedTask resolve_task_id(const std::filesystem::path& kernels_dir, const std::string& name);
+
+}  // namespace eok::evaluator

@@ -1,0 +1,175 @@
+#include "evaluator/toolchain.h"
+
+#include <cstdlib>
+
+#include "evaluator/cost_model/x60_table.h"
+#include "evaluator/task.h"
+#include "src/common/error.h"
+#include "src/common/fs_util.h"
+#include "src/common/paths.h"
+#include "src/common/subprocess.h"
+
+namespace eok::evaluator {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char* kClangFix = "apt-get install -y clang-22 lld-22 llvm-22";
+constexpr const char* kSysrootFix = "apt-get install -y libc6-dev-riscv64-cross gcc-riscv64-linux-gnu";
+constexpr const char* kQemuFix =
+    "apt-get install -y qemu-user (the dynamically linked qemu-riscv64; qemu-user-static cannot load plugins)";
+constexpr const char* kPluginFix = "cmake --build build (it is built next to build/eok), or set EOK_PLUGIN=PATH";
+
+fs::path tool(const char* env, const std::string& name) {
+  if (const char* v = std::getenv(env); v && *v) return v;
+  auto p = find_on_path(name);
+  return p ? *p : fs::path();
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+std::string version_of(const fs::path& exe) {
+  ProcessSpec spec;
+  spec.argv = {exe.string(), "--version"};
+  spec.limits.wall_seconds = 10;
+  ProcessResult r = run_process(spec);
+  return r.ok() ? first_line(r.out) : std::string();
+}
+
+}  // namespace
+
+fs::path plugin_path() {
+  if (const char* v = std::getenv("EOK_PLUGIN"); v && *v) return v;
+  return executable_dir() / "eok-k1-plugin.so";
+}
+
+Toolchain find_toolchain(const BoardProfile& board) {
+  Toolchain t;
+  t.clang = tool("EOK_CLANG", "clang-22");
+  if (t.clang.empty()) throw ToolchainError("clang-22 not found: " + std::string(kClangFix));
+  t.objcopy = tool("EOK_OBJCOPY", "llvm-objcopy-22");
+  if (t.objcopy.empty()) throw ToolchainError("llvm-objcopy-22 not found: " + std::string(kClangFix));
+  if (board.runner == "qemu") {
+    t.qemu = tool("EOK_QEMU", board.qemu.binary);
+    if (t.qemu.empty()) throw ToolchainError(board.qemu.binary + " not found: " + kQemuFix);
+    t.plugin = plugin_path();
+    if (!fs::exists(t.plugin)) throw ToolchainError("the virtual board's plugin " + t.plugin.string() + " is missing: " + kPluginFix);
+    t.qemu_version = version_of(t.qemu);
+  }
+  t.clang_version = version_of(t.clang);
+  if (t.clang_version.empty()) throw ToolchainError(t.clang.string() + " --version failed: " + kClangFix);
+  return t;
+}
+
+std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& board_name, const fs::path& scratch_dir) {
+  std::vector<DoctorCheck> checks;
+  auto add = [&](std::string name, bool ok, std::string detail, std::string fix, bool optional = false) {
+    checks.push_back({std::move(name), ok, optional, std::move(detail), std::move(fix)});
+    return ok;
+  };
+
+  BoardProfile board;
+  bool board_ok = false;
+  try {
+    board = load_board(root, board_name);
+    board_ok = add("board profile " + board_name, true, board.description, "");
+  } catch (const Error& e) {
+    add("board profile " + board_name, false, e.what(), "fix or restore configs/boards/" + board_name + ".toml");
+  }
+  for (const auto& name : list_boards(root)) {
+    if (name == board_name) continue;
+    try {
+      load_board(root, name);
+      add("board profile " + name, true, "parses", "");
+    } catch (const Error& e) {
+      add("board profile " + name, false, e.what(), "fix configs/boards/" + name + ".toml");
+    }
+  }
+
+  const fs::path clang = tool("EOK_CLANG", "clang-22");
+  const std::string clang_version = clang.empty() ? "" : version_of(clang);
+  const bool clang_ok = add("clang-22", !clang_version.empty(), clang_version.empty() ? "not found" : clang_version, kClangFix);
+  const fs::path objcopy = tool("EOK_OBJCOPY", "llvm-objcopy-22");
+  add("llvm-objcopy-22", !objcopy.empty(), objcopy.empty() ? "not found" : objcopy.string(), kClangFix);
+  const fs::path mca = tool("EOK_MCA", "llvm-mca-22");
+  add("llvm-mca-22 (cost model cross-checks)", !mca.empty(), mca.empty() ? "not found" : mca.string(), kClangFix, true);
+
+  TempDir tmp(scratch_dir, "doctor-");
+  const fs::path src = tmp.path() / "probe.c";
+  const fs::path exe = tmp.path() / "probe";
+  write_file_atomic(src,
+                    "#include <riscv_vector.h>\n#include <stdio.h>\n"
+                    "int main(void) { size_t vl = __riscv_vsetvlmax_e32m1(); printf(\"vlen %zu\\n\", vl * 32); return 0; }\n");
+  bool linked = false;
+  if (clang_ok) {
+    ProcessSpec cc;
+    cc.argv = {clang.string(), "--target=riscv64-linux-gnu", "-march=rv64gcv", "-O2", "-static", "-fuse-ld=lld",
+               src.string(), "-o", exe.string()};
+    cc.limits.wall_seconds = 60;
+    ProcessResult r = run_process(cc);
+    linked = r.ok();
+    std::string why = first_line(r.err);
+    if (why.find("riscv_vector.h") != std::string::npos) why += " (clang-22 lacks RVV support?)";
+    add("RVV compile + riscv64 static link (sysroot)", linked, linked ? "ok" : why,
+        why.find("riscv_vector") != std::string::npos ? kClangFix : kSysrootFix);
+  }
+
+  if (board_ok && board.runner == "qemu") {
+    const fs::path qemu = tool("EOK_QEMU", board.qemu.binary);
+    const std::string qv = qemu.empty() ? "" : version_of(qemu);
+    bool qemu_ok = add(board.qemu.binary, !qv.empty(), qv.empty() ? "not found" : qv, kQemuFix);
+    if (qemu_ok && linked) {
+      ProcessSpec run;
+      run.argv = {qemu.string(), "-cpu", board.qemu.cpu, exe.string()};
+      run.limits.wall_seconds = 30;
+      ProcessResult r = run_process(run);
+      const std::string want = "vlen " + std::to_string(board.vlen);
+      bool ok = r.ok() && r.out.find(want) != std::string::npos;
+      add("qemu runs RVV code (-cpu " + board.qemu.cpu + ")", ok, ok ? want : r.describe() + " " + first_line(r.err + r.out),
+          "check [qemu] cpu in " + board.file.string());
+    }
+    const fs::path plugin = plugin_path();
+    bool plugin_ok = add("eok TCG plugin", fs::exists(plugin), plugin.string() + (fs::exists(plugin) ? "" : " missing"), kPluginFix);
+    if (qemu_ok && linked && plugin_ok) {
+      const fs::path profile = tmp.path() / "profile.txt";
+      ProcessSpec run;
+      run.argv = {qemu.string(), "-cpu", board.qemu.cpu, "-plugin", plugin.string() + ",out=" + profile.string() + ",sandbox=1",
+                  exe.string()};
+      run.limits.wall_seconds = 30;
+      ProcessResult r = run_process(run);
+      std::string text = fs::exists(profile) ? read_file(profile) : "";
+      bool loaded = r.ok() && text.rfind("eok-profile 1", 0) == 0;
+      add("qemu loads the plugin", loaded, loaded ? "ok" : r.describe() + " " + first_line(r.err),
+          std::string(kQemuFix) + "; " + kPluginFix);
+      if (loaded) {
+        bool sandboxed = text.find("sandbox seccomp") != std::string::npos;
+        add("seccomp sandbox for candidates", sandboxed, sandboxed ? "active" : "seccomp unavailable on this host",
+            "run on a Linux kernel with seccomp filters enabled");
+      }
+    }
+  }
+  if (board_ok) {
+    try {
+      auto table = cost::X60Table::load(board.cost_table);
+      add("X60 cost table", true,
+          std::to_string(table.vector_entries()) + " vector, " + std::to_string(table.scalar_entries()) + " scalar entries", "");
+    } catch (const Error& e) {
+      add("X60 cost table", false, e.what(), "restore evaluator/cost_model/x60_table.json (make_x60_table.py regenerates it)");
+    }
+  }
+  size_t tasks = 0;
+  std::string bad;
+  for (const auto& id : list_task_ids(root / "kernels")) {
+    try {
+      load_task(root / "kernels" / id);
+      ++tasks;
+    } catch (const Error& e) {
+      bad += std::string(bad.empty() ? "" : "; ") + e.what();
+    }
+  }
+  add("task catalog", bad.empty() && tasks > 0, bad.empty() ? std::to_string(tasks) + " tasks" : bad, "fix the task.toml named");
+  return checks;
+}
+
+}  // namespace eok::evaluator

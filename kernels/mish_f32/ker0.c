@@ -1,0 +1,52 @@
+// Mish, fp32, in place, LMUL 4. One exp per element: tanh(log1p(e^x)) = t/(t+2) with t = e^x (e^x + 2).
+// exp: Cody-Waite reduction by ln2, degree-6 polynomial (Estrin-style, to shorten the dependent chain on
+// the in-order X60), 2^n taken from the bits of a rounding shifter. 1/(t+2): vfrec7 plus two Newton
+// steps, because vfdiv costs ~150 cycles at m4 on the X60. m4 because an m4 op keeps the FP pipe busy
+// for about its own latency, so a single dependent chain per strip wastes little; m8 would spill.
+#include <riscv_vector.h>
+#include <stddef.h>
+
+void mish_f32(float *x, size_t n) {
+  // 1.5*2^23 + 127: x*log2(e) + shifter rounds to an integer n, and the low bits then hold n + 127.
+  const float shifter = 0x1.8p23f + 127.0f;
+  for (size_t vl; n > 0; n -= vl, x += vl) {
+    vl = __riscv_vsetvl_e32m4(n);
+    vfloat32m4_t v = __riscv_vle32_v_f32m4(x, vl);
+    // Clamp only the exp argument: above 20 the ratio is 1 in float; at -88, n = -127 and the scale
+    // below becomes +0. The final product uses the unclamped x, so NaN and +-inf come out as in the
+    // reference (-inf * 0 = NaN).
+    vfloat32m4_t xc = __riscv_vfmax_vf_f32m4(__riscv_vfmin_vf_f32m4(v, 20.0f, vl), -88.0f, vl);
+
+    // n = round(x / ln2); r = x - n ln2, with ln2 split so that n * hi is exact
+    vfloat32m4_t fn = __riscv_vfmacc_vf_f32m4(__riscv_vfmv_v_f_f32m4(shifter, vl), 1.44269504f, xc, vl);
+    vfloat32m4_t nf = __riscv_vfsub_vf_f32m4(fn, shifter, vl);
+    vfloat32m4_t r = __riscv_vfnmsac_vf_f32m4(xc, 0.693359375f, nf, vl);
+    r = __riscv_vfnmsac_vf_f32m4(r, -2.12194440e-4f, nf, vl);
+
+    // e^r ~ (1 + r) + r^2 ((c2 + c3 r) + r^2 (c4 + c5 r + c6 r^2)) on [-ln2/2, ln2/2]; near-minimax
+    // coefficients, relative error ~1e-8 before rounding
+    vfloat32m4_t r2 = __riscv_vfmul_vv_f32m4(r, r, vl);
+    vfloat32m4_t lo = __riscv_vfadd_vf_f32m4(r, 1.0f, vl);
+    vfloat32m4_t mid = __riscv_vfadd_vf_f32m4(__riscv_vfmul_vf_f32m4(r, 1.6666573286e-1f, vl), 0.5f, vl);
+    vfloat32m4_t hi = __riscv_vfadd_vf_f32m4(__riscv_vfmul_vf_f32m4(r, 8.3637740463e-3f, vl), 4.1666548699e-2f, vl);
+    hi = __riscv_vfmacc_vf_f32m4(hi, 1.3926926767e-3f, r2, vl);
+    vfloat32m4_t y = __riscv_vfmadd_vv_f32m4(hi, r2, mid, vl);
+    y = __riscv_vfmadd_vv_f32m4(y, r2, lo, vl);
+
+    // 2^n: shifting the shifter's bits left by 23 leaves exactly (n + 127) << 23
+    vint32m4_t bits = __riscv_vsll_vx_i32m4(__riscv_vreinterpret_v_f32m4_i32m4(fn), 23, vl);
+    vfloat32m4_t e = __riscv_vfmul_vv_f32m4(y, __riscv_vreinterpret_v_i32m4_f32m4(bits), vl);
+
+    // t = e (e + 2), d = t + 2 >= 2
+    vfloat32m4_t t = __riscv_vfmul_vv_f32m4(__riscv_vfadd_vf_f32m4(e, 2.0f, vl), e, vl);
+    vfloat32m4_t d = __riscv_vfadd_vf_f32m4(t, 2.0f, vl);
+
+    // q = 1/d: 7-bit estimate and Newton steps q = q (2 - d q) (7 -> 14 -> 28 bits). The second step is
+    // folded into the ratio t*q, which runs beside it; x is applied last so that huge x cannot overflow.
+    vfloat32m4_t q = __riscv_vfrec7_v_f32m4(d, vl);
+    q = __riscv_vfmul_vv_f32m4(q, __riscv_vfrsub_vf_f32m4(__riscv_vfmul_vv_f32m4(d, q, vl), 2.0f, vl), vl);
+    vfloat32m4_t corr = __riscv_vfrsub_vf_f32m4(__riscv_vfmul_vv_f32m4(d, q, vl), 2.0f, vl);
+    vfloat32m4_t ratio = __riscv_vfmul_vv_f32m4(__riscv_vfmul_vv_f32m4(t, q, vl), corr, vl);
+    __riscv_vse32_v_f32m4(x, __riscv_vfmul_vv_f32m4(v, ratio, vl), vl);
+  }
+}

@@ -1,0 +1,61 @@
+// eok doctor: checks every piece the evaluator needs and prints the command that fixes each missing one.
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "evaluator/toolchain.h"
+#include "src/cli/cli.h"
+#include "src/common/log.h"
+#include "src/common/paths.h"
+
+namespace eok::cli {
+
+namespace {
+
+struct DoctorOptions {
+  std::string board = "k1";
+  bool json = false;
+};
+
+int run_doctor(const DoctorOptions& opt, const GlobalOptions& global) {
+  log::set_level(global.log_level);
+  const auto root = find_project_root(global.root);
+  const Workspace ws = Workspace::open();
+  const auto checks = evaluator::run_doctor(root, opt.board, ws.tmp_dir());
+  bool all_ok = true;
+  for (const auto& c : checks) all_ok &= c.ok || c.optional;
+  if (opt.json) {
+    nlohmann::json j = {{"ok", all_ok}, {"root", root.string()}, {"workspace", ws.root().string()}, {"checks", nlohmann::json::array()}};
+    for (const auto& c : checks) {
+      j["checks"].push_back({{"name", c.name}, {"ok", c.ok}, {"optional", c.optional}, {"detail", c.detail},
+                             {"fix", c.ok ? nlohmann::json(nullptr) : nlohmann::json(c.fix)}});
+    }
+    std::cout << j.dump(2) << std::endl;
+    return all_ok ? 0 : 1;
+  }
+  std::printf("eok root   %s\nworkspace  %s\n\n", root.string().c_str(), ws.root().string().c_str());
+  for (const auto& c : checks) {
+    const char* mark = c.ok ? "ok  " : (c.optional ? "warn" : "FAIL");
+    std::printf("[%s] %-45s %s\n", mark, c.name.c_str(), c.detail.c_str());
+    if (!c.ok) std::printf("       fix: %s\n", c.fix.c_str());
+  }
+  std::printf("\n%s\n", all_ok ? "everything the evaluator needs is in place" : "some pieces are missing: run the fixes above");
+  return all_ok ? 0 : 1;
+}
+
+}  // namespace
+
+void add_doctor_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
+  auto opt = std::make_shared<DoctorOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "doctor",
+      "Check everything the evaluator needs, by using it: clang-22 with RVV support, the riscv64 sysroot,\n"
+      "qemu-riscv64 (dynamically linked, so it can load plugins), eok's TCG plugin and its seccomp sandbox,\n"
+      "the board profiles, the X60 cost table and the task catalog. Each missing piece is printed with the\n"
+      "command that fixes it. Exit code 0 when nothing required is missing.");
+  cmd->add_option("--board,-b", opt->board, "board profile to check")->capture_default_str();
+  cmd->add_flag("--json", opt->json, "print the checks as JSON");
+  cmd->callback([opt, &global, &exit_code] { exit_code = run_doctor(*opt, global); });
+}
+
+}  // namespace eok::cli

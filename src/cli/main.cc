@@ -1,0 +1,66 @@
+// eok: find fast RISC-V Vector kernels. This file only wires the subcommands (one file each).
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+
+#include "src/cli/cli.h"
+#include "src/common/error.h"
+#include "src/common/log.h"
+
+namespace eok::cli {
+
+bool stdout_is_terminal() { return isatty(STDOUT_FILENO) != 0; }
+
+std::string with_commas(double v) {
+  std::string digits = std::to_string(static_cast<long long>(v + (v >= 0 ? 0.5 : -0.5)));
+  std::string out;
+  const size_t start = digits[0] == '-' ? 1 : 0;
+  for (size_t i = 0; i < digits.size(); ++i) {
+    if (i > start && (digits.size() - i) % 3 == 0) out += ',';
+    out += digits[i];
+  }
+  return out;
+}
+
+}  // namespace eok::cli
+
+int main(int argc, char** argv) {
+  using namespace eok;
+  CLI::App app{
+      "eok: Evolution of Kernels. Finds fast RISC-V Vector (RVV 1.0) kernels and judges them on a SpacemiT K1\n"
+      "board: a real one over SSH, or the built-in virtual K1 (qemu-riscv64 + a cost model from measured X60\n"
+      "figures).\n\n"
+      "Start with:\n"
+      "  eok doctor                                   check the toolchain the evaluator needs\n"
+      "  eok tasks                                    list the task catalog (kernels/)\n"
+      "  eok eval --task mish_f32 --kernel my.c       judge a candidate kernel against ker0\n",
+      "eok"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("eok ") + EOK_VERSION);
+  cli::GlobalOptions global;
+  app.add_option("--root", global.root, "eok data root holding kernels/ and configs/ (default: found from the current directory, $EOK_ROOT, or the source tree)")
+      ->check(CLI::ExistingDirectory);
+  app.add_option("--log-level", global.log_level, "trace, debug, info, warn, error, off")->capture_default_str();
+
+  int exit_code = 0;
+  cli::add_eval_command(app, global, exit_code);
+  cli::add_doctor_command(app, global, exit_code);
+  cli::add_tasks_command(app, global, exit_code);
+  app.parse_complete_callback([&] { log::set_level(global.log_level); });
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    return app.exit(e);
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    std::cerr << "eok: " << e.what() << "\n";
+    return e.exit_code();
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    std::cerr << "eok: internal error: " << e.what() << "\n";
+    return 70;
+  }
+  return exit_code;
+}

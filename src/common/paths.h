@@ -1,0 +1,30 @@
+// Where eok finds its data (kernels/, configs/, evaluator/target/) and keeps its runtime state.
+#pragma once
+
+#include <filesystem>
+#include <optional>
+
+namespace eok {
+
+// The project root holding kernels/ and configs/: `explicit_root` (--root), else $EOK_ROOT, else the first
+// directory upwards from the current one that has both, else the source tree eok was built from.
+// Throws NotFoundError saying how to point eok at its data.
+std::filesystem::path find_project_root(const std::optional<std::filesystem::path>& explicit_root = {});
+
+// The workspace for runtime state: $EOK_HOME, else ./.eok. Created on first use.
+class Workspace {
+ public:
+  static Workspace open(const std::optional<std::filesystem::path>& explicit_home = {});
+  const std::filesystem::path& root() const { return root_; }
+  std::filesystem::path objects_dir() const { return root_ / "cache" / "objects"; }
+  std::filesystem::path baselines_dir() const { return root_ / "cache" / "baselines"; }
+  std::filesystem::path tmp_dir() const { return root_ / "tmp"; }
+
+ private:
+  std::filesystem::path root_;
+};
+
+// Directory of the running executable (the build directory, where the QEMU plugin is built).
+std::filesystem::path executable_dir();
+
+}  // namespace eok

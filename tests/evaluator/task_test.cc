@@ -1,0 +1,153 @@
+#include "evaluator/task.h"
+
+#include <gtest/gtest.h>
+
+#include "evaluator/harness_plan.h"
+#include "src/common/error.h"
+#include "src/common/fs_util.h"
+
+namespace eok::evaluator {
+namespace {
+
+namespace fs = std::filesystem;
+
+const fs::path kKernels = fs::path(EOK_SOURCE_DIR) / "kernels";
+
+TEST(TaskCatalog, EveryShippedTaskLoads) {
+  const auto ids = list_task_ids(kKernels);
+  for (const char* id : {"relu_f32", "mish_f32", "mish_f16", "softmax_f32", "gemm_f32", "reduce_scan_i32"}) {
+    EXPECT_NE(std::find(ids.begin(), ids.end(), id), ids.end()) << id;
+  }
+  for (const auto& id : ids) {
+    Task t = load_task(kKernels / id);
+    EXPECT_EQ(t.id, id);
+    EXPECT_TRUE(fs::exists(t.ref_path())) << id;
+    EXPECT_TRUE(fs::exists(t.ker0_path())) << id;
+    EXPECT_FALSE(t.checks.empty());
+  }
+}
+
+TEST(TaskCatalog, ShippedSignaturesAreTheFixedOnes) {
+  EXPECT_EQ(load_task(kKernels / "mish_f32").signature, "void mish_f32(float *x, size_t n)");
+  EXPECT_EQ(load_task(kKernels / "gemm_f32").signature,
+            "void gemm_f32(const float *A, const float *B, float *C, int M, int N, int K)");
+  Task scan = load_task(kKernels / "reduce_scan_i32");
+  EXPECT_EQ(scan.signature, "int32_t reduce_scan_i32(int32_t *x, int n)");
+  ASSERT_TRUE(scan.returns.has_value());
+  EXPECT_EQ(*scan.returns, ElemType::i32);
+  EXPECT_EQ(load_task(kKernels / "mish_f16").march, "rv64gcv_zfh_zvfh");
+}
+
+TEST(TaskResolve, OperationNameResolvesToF32) {
+  auto r = resolve_task_id(kKernels, "mish");
+  EXPECT_EQ(r.id, "mish_f32");
+  EXPECT_NE(r.note.find("mish_f32"), std::string::npos);
+  EXPECT_EQ(resolve_task_id(kKernels, "gemm_f32").note, "");
+}
+
+TEST(TaskResolve, UnknownTaskSuggestsAlternatives) {
+  try {
+    resolve_task_id(kKernels, "mis");
+    FAIL();
+  } catch (const NotFoundError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown task 'mis'"), std::string::npos);
+  }
+}
+
+class BadTask : public ::testing::Test {
+ protected:
+  void write(const std::string& toml) {
+    dir_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-task-");
+    task_dir_ = dir_->path() / "t_f32";
+    fs::create_directories(task_dir_);
+    write_file_atomic(task_dir_ / "task.toml", toml);
+  }
+  std::string error() {
+    try {
+      load_task(task_dir_);
+    } catch (const ConfigError& e) {
+      return e.what();
+    }
+    return "";
+  }
+  std::unique_ptr<TempDir> dir_;
+  fs::path task_dir_;
+};
+
+const char* kGood = R"toml(id = "t_f32"
+name = "t"
+group = "nn"
+dtype = "f32"
+march = "rv64gcv"
+entry = "t_f32"
+signature = "void t_f32(float *x, size_t n)"
+tolerance = "exact"
+[[args]]
+name = "x"
+kind = "buffer"
+type = "f32"
+len = "n"
+access = "inout"
+dist = "uniform(-1, 1)"
+[[args]]
+name = "n"
+kind = "scalar"
+type = "size_t"
+value = "n"
+[sizes]
+timed = { n = 8 }
+check = [ { n = 1 } ]
+)toml";
+
+std::string with(std::string text, const std::string& from, const std::string& to) {
+  text.replace(text.find(from), from.size(), to);
+  return text;
+}
+
+TEST_F(BadTask, GoodOneLoads) {
+  write(kGood);
+  EXPECT_EQ(error(), "");
+}
+
+TEST_F(BadTask, ErrorsNameTheFileAndTheKey) {
+  write(with(kGood, "tolerance = \"exact\"", "tolerance = \"close\""));
+  EXPECT_NE(error().find("task.toml: tolerance: unknown class 'close'"), std::string::npos) << error();
+  write(with(kGood, "len = \"n\"", "len = \"m\""));
+  EXPECT_NE(error().find("unknown size parameter 'm'"), std::string::npos) << error();
+  write(with(kGood, "id = \"t_f32\"", "id = \"other\""));
+  EXPECT_NE(error().find("must equal the folder name"), std::string::npos) << error();
+  write(with(kGood, "size_t n)", "size_t n, int extra)"));
+  EXPECT_NE(error().find("declares 3 parameters"), std::string::npos) << error();
+  write(with(kGood, "uniform(-1, 1)", "normal(0, 1)"));
+  EXPECT_NE(error().find("expected uniform(lo, hi)"), std::string::npos) << error();
+  write("id = [");
+  EXPECT_NE(error().find("task.toml:1"), std::string::npos) << error();
+}
+
+TEST(HarnessPlan, GlueCastsEveryArgumentAndStoresTheReturnValue) {
+  Task scan = load_task(kKernels / "reduce_scan_i32");
+  const std::string glue = generate_glue(scan);
+  EXPECT_NE(glue.find("int32_t reduce_scan_i32(int32_t *x, int n);"), std::string::npos) << glue;
+  EXPECT_NE(glue.find("*ret = (uint64_t)(int64_t)reduce_scan_i32((int32_t *)b[0], (int)(int64_t)s[1]);"),
+            std::string::npos)
+      << glue;
+}
+
+TEST(HarnessPlan, CasesAreChecksThenOneTimedCaseWithDistinctSeeds) {
+  Task t = load_task(kKernels / "relu_f32");
+  auto cases = plan_cases(t, 42);
+  ASSERT_EQ(cases.size(), t.checks.size() + 1);
+  EXPECT_TRUE(cases.back().timed);
+  EXPECT_EQ(cases.back().sizes, t.timed);
+  for (size_t i = 0; i + 1 < cases.size(); ++i) {
+    EXPECT_FALSE(cases[i].timed);
+    EXPECT_NE(cases[i].seed, cases.back().seed);
+  }
+  EXPECT_EQ(plan_cases(t, 42)[0].seed, cases[0].seed);  // deterministic
+  EXPECT_NE(plan_cases(t, 43)[0].seed, cases[0].seed);  // but fresh per evaluation seed
+  const std::string plan = render_plan(t, cases);
+  EXPECT_EQ(plan.rfind("eok-plan 1\n", 0), 0u);
+}
+
+}  // namespace
+}  // namespace eok::evaluator

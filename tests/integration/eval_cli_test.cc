@@ -1,0 +1,102 @@
+// The eok program as users run it: exit codes, --json output, errors that say what to do.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "support/board_fixture.h"
+
+namespace eok::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+class EokCli : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() { home_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-cli-home-"); }
+  static void TearDownTestSuite() { home_.reset(); }
+
+  static ProcessResult eok(std::vector<std::string> args) {
+    ProcessSpec spec;
+    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.cwd = source_root();
+    std::vector<std::string> env = {"EOK_HOME=" + home_->path().string()};
+    if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
+    spec.env = env;
+    spec.limits.wall_seconds = 300;
+    return run_process(spec);
+  }
+  static std::unique_ptr<TempDir> home_;
+};
+std::unique_ptr<TempDir> EokCli::home_;
+
+TEST_F(EokCli, EvalJsonHasTheDocumentedFields) {
+  ProcessResult r = eok({"eval", "--task", "mish", "--kernel", "kernels/mish_f32/ker0.c", "--board", "k1", "--json", "--seed", "3"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["task"], "mish_f32");
+  EXPECT_GT(j["cycles"].get<double>(), 0);
+  EXPECT_GT(j["baseline_cycles"].get<double>(), 0);
+  EXPECT_NEAR(j["speedup"].get<double>(), 1.0, 0.05);
+  EXPECT_TRUE(j["message"].is_string());
+  EXPECT_EQ(j["seed"], 3);
+  EXPECT_TRUE(j["profile"]["hot_blocks"].is_array());
+  EXPECT_NE(r.err.find("resolves to mish_f32"), std::string::npos) << r.err;
+}
+
+TEST_F(EokCli, FailingKernelExitsOneWithItsStatus) {
+  const fs::path bad = fs::path(EOK_TEST_DATA_DIR) / "fixtures" / "candidates" / "relu_wrong.c";
+  ProcessResult r = eok({"eval", "--task", "relu_f32", "--kernel", bad.string(), "--json"});
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "wrong_answer");
+  EXPECT_TRUE(j["cycles"].is_null());
+  EXPECT_FALSE(j["evidence"]["mismatches"].empty());
+}
+
+TEST_F(EokCli, HumanOutputShowsStatusCyclesAndProfile) {
+  ProcessResult r = eok({"eval", "--task", "relu_f32", "--kernel", "kernels/relu_f32/ker0.c"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* want : {"status  ok", "cycles ", "memory-bound", "speedup", "hot blocks:", "vle32.v"}) {
+    EXPECT_NE(r.out.find(want), std::string::npos) << want << " missing from:\n" << r.out;
+  }
+}
+
+TEST_F(EokCli, UserMistakesGetClearMessagesAndExitCodes) {
+  ProcessResult unknown = eok({"eval", "--task", "nosuch", "--kernel", "kernels/relu_f32/ker0.c"});
+  EXPECT_EQ(unknown.exit_code, 3);
+  EXPECT_NE(unknown.err.find("unknown task 'nosuch'"), std::string::npos) << unknown.err;
+  ProcessResult missing = eok({"eval", "--task", "relu_f32", "--kernel", "no/such/file.c"});
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_NE(missing.err.find("no such file: no/such/file.c"), std::string::npos) << missing.err;
+  ProcessResult board = eok({"eval", "--task", "relu_f32", "--kernel", "kernels/relu_f32/ker0.c", "--board", "nope"});
+  EXPECT_EQ(board.exit_code, 3);
+  EXPECT_NE(board.err.find("unknown board 'nope'"), std::string::npos) << board.err;
+  ProcessResult no_args = eok({"eval"});
+  EXPECT_NE(no_args.exit_code, 0);
+  EXPECT_NE(no_args.err.find("--task is required"), std::string::npos) << no_args.err;
+}
+
+TEST_F(EokCli, HelpTeachesAndVersionAnswers) {
+  ProcessResult help = eok({"eval", "--help"});
+  EXPECT_EQ(help.exit_code, 0);
+  for (const char* want : {"Statuses:", "Example:", "--json", "--seed"}) EXPECT_NE(help.out.find(want), std::string::npos) << want;
+  ProcessResult version = eok({"--version"});
+  EXPECT_EQ(version.exit_code, 0);
+  EXPECT_EQ(version.out.rfind("eok ", 0), 0u) << version.out;
+}
+
+TEST_F(EokCli, TasksAndDoctorSpeakJson) {
+  ProcessResult tasks = eok({"tasks", "--json"});
+  ASSERT_EQ(tasks.exit_code, 0) << tasks.err;
+  auto list = nlohmann::json::parse(tasks.out);
+  EXPECT_GE(list.size(), 6u);
+  ProcessResult doctor = eok({"doctor", "--json"});
+  auto report = nlohmann::json::parse(doctor.out);
+  EXPECT_EQ(doctor.exit_code, report["ok"].get<bool>() ? 0 : 1);
+  for (const auto& c : report["checks"]) EXPECT_TRUE(c["ok"].get<bool>() || c["optional"].get<bool>()) << c.dump();
+}
+
+}  // namespace
+}  // namespace eok::testing

@@ -1,0 +1,126 @@
+// The evaluator end to end on the virtual K1: every kind of candidate gets the right status with its
+// evidence, and the modeled cycles order kernels the way the hardware would.
+#include <gtest/gtest.h>
+
+#include "support/board_fixture.h"
+
+namespace eok::testing {
+namespace {
+
+namespace fs = std::filesystem;
+using evaluator::EvalResult;
+using evaluator::EvalStatus;
+
+class EvalStatuses : public VirtualBoardTest {
+ protected:
+  static EvalResult candidate(const std::string& task_id, const std::string& fixture, uint64_t seed = 1) {
+    return eval(task_id, read_fixture("candidates/" + fixture), seed);
+  }
+};
+
+struct Expect {
+  const char* task;
+  const char* fixture;
+  EvalStatus status;
+  const char* evidence;  // a piece of the message, rule or compiler output
+};
+
+class EvalStatusTable : public EvalStatuses, public ::testing::WithParamInterface<Expect> {};
+
+TEST_P(EvalStatusTable, GivesTheRightStatusWithEvidence) {
+  const Expect e = GetParam();
+  const EvalResult r = candidate(e.task, e.fixture);
+  EXPECT_EQ(r.status, e.status) << e.fixture << ": " << r.message << "\n" << r.compiler_output;
+  const std::string all = r.message + "\n" + r.rule + "\n" + r.compiler_output;
+  EXPECT_NE(all.find(e.evidence), std::string::npos) << e.fixture << ": no '" << e.evidence << "' in:\n" << all;
+  if (r.status == EvalStatus::ok) {
+    EXPECT_TRUE(r.cycles && r.baseline_cycles && r.speedup);
+  } else {
+    EXPECT_FALSE(r.cycles.has_value());
+  }
+  // Nothing of the evaluation is left behind in the workspace's scratch area.
+  std::error_code ec;
+  EXPECT_TRUE(fs::is_empty(workspace().tmp_dir(), ec)) << "temporary files left in " << workspace().tmp_dir();
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Candidates, EvalStatusTable,
+    ::testing::Values(
+        Expect{"relu_f32", "relu_m1.c", EvalStatus::ok, "correct on"},
+        Expect{"relu_f32", "relu_scalar.c", EvalStatus::ok, "correct on"},
+        Expect{"relu_f32", "relu_wrong.c", EvalStatus::wrong_answer, "expected"},
+        Expect{"relu_f32", "relu_tail_drop.c", EvalStatus::wrong_answer, "elements of x wrong at n="},
+        Expect{"relu_f32", "relu_oob_write.c", EvalStatus::runtime_error, "past the end of x"},
+        Expect{"relu_f32", "relu_oob_far.c", EvalStatus::runtime_error, "SIGSEGV"},
+        Expect{"relu_f32", "relu_stack_bomb.c", EvalStatus::runtime_error, "SIGSEGV"},
+        Expect{"relu_f32", "relu_infinite.c", EvalStatus::timeout, "did not finish"},
+        Expect{"relu_f32", "relu_syscall.c", EvalStatus::rejected, "inline-asm"},
+        Expect{"relu_f32", "relu_fopen.c", EvalStatus::rejected, "forbidden-include"},
+        Expect{"relu_f32", "relu_huge_static.c", EvalStatus::rejected, "static-data-size"},
+        Expect{"relu_f32", "relu_no_compile.c", EvalStatus::compile_error, "error:"},
+        Expect{"relu_f32", "relu_wrong_signature.c", EvalStatus::compile_error, "conflicting types"},
+        Expect{"relu_f32", "relu_missing_entry.c", EvalStatus::compile_error, "does not define the entry function relu_f32"},
+        Expect{"mish_f32", "mish_m1.c", EvalStatus::ok, "correct on"},
+        Expect{"mish_f32", "mish_wrong.c", EvalStatus::wrong_answer, "wrong answer"},
+        Expect{"gemm_f32", "gemm_naive.c", EvalStatus::ok, "correct on"},
+        Expect{"gemm_f32", "gemm_wrong.c", EvalStatus::wrong_answer, "of C wrong"}),
+    [](const ::testing::TestParamInfo<Expect>& info) {
+      std::string n = info.param.fixture;
+      return n.substr(0, n.find('.'));
+    });
+
+TEST_F(EvalStatuses, EveryBaselineIsCorrectAndMeasured) {
+  for (const auto& id : evaluator::list_task_ids(source_root() / "kernels")) {
+    const evaluator::Task t = task(id);
+    const EvalResult r = eval(id, read_file(t.ker0_path()), 11);
+    EXPECT_EQ(r.status, EvalStatus::ok) << id << ": " << r.message;
+    ASSERT_TRUE(r.speedup) << id;
+    // ker0 against its own cached measurement: the same kernel, other inputs.
+    EXPECT_NEAR(*r.speedup, 1.0, 0.05) << id;
+  }
+}
+
+TEST_F(EvalStatuses, ComputeBoundMishRewardsWiderLmul) {
+  const EvalResult m4 = candidate("mish_f32", "mish_m4.c");
+  const EvalResult m1 = candidate("mish_f32", "mish_m1.c");
+  const EvalResult scalar = candidate("mish_f32", "mish_scalar.c");
+  ASSERT_EQ(m4.status, EvalStatus::ok) << m4.message;
+  ASSERT_EQ(m1.status, EvalStatus::ok) << m1.message;
+  ASSERT_EQ(scalar.status, EvalStatus::ok) << scalar.message;
+  EXPECT_EQ(m4.cost->bound, "compute");
+  EXPECT_LT(*m4.cycles, *m1.cycles);
+  EXPECT_LT(*m1.cycles, *scalar.cycles);
+  std::printf("  mish cycles: LMUL4 %.0f  LMUL1 %.0f  scalar %.0f\n", *m4.cycles, *m1.cycles, *scalar.cycles);
+}
+
+TEST_F(EvalStatuses, MemoryBoundReluIsNeverSlowerWithWiderLmulAndSaysSo) {
+  double previous = 0;
+  for (const char* f : {"relu_m1.c", "relu_m2.c", "relu_m4.c", "relu_m8.c"}) {
+    const EvalResult r = candidate("relu_f32", f);
+    ASSERT_EQ(r.status, EvalStatus::ok) << f << ": " << r.message;
+    EXPECT_EQ(r.cost->bound, "memory") << f;
+    if (previous > 0) EXPECT_LE(*r.cycles, previous) << f;
+    previous = *r.cycles;
+  }
+}
+
+TEST_F(EvalStatuses, ReplayingEarlierOutputsDoesNotPayOff) {
+  const EvalResult r = candidate("relu_f32", "relu_memo.c");
+  if (r.status == EvalStatus::ok) {
+    ASSERT_TRUE(r.speedup);
+    EXPECT_LE(*r.speedup, 1.05) << "a memoising kernel looked faster than ker0";
+  } else {
+    EXPECT_EQ(r.status, EvalStatus::wrong_answer) << r.message;
+  }
+}
+
+TEST_F(EvalStatuses, SameSeedSameResultOtherSeedOtherInputs) {
+  const std::string src = read_fixture("candidates/relu_m4.c");
+  const EvalResult a = eval("relu_f32", src, 5), b = eval("relu_f32", src, 5);
+  ASSERT_EQ(a.status, EvalStatus::ok);
+  EXPECT_EQ(*a.cycles, *b.cycles);
+  EXPECT_EQ(a.seed, 5u);
+}
+
+}  // namespace
+}  // namespace eok::testing
