@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,12 +31,15 @@ struct Mismatch {
 
 struct EvalTimings {
   double compile = 0;    // candidate compile (0 when cached)
-  double link = 0;
+  double link = 0;       // candidate link
   double run = 0;        // candidate run under the board's runner, wall
-  double reference = 0;  // reference run, wall (runs beside the candidate)
+  double reference = 0;  // reference link + run, wall; beside the candidate's link + run
   double model = 0;      // cost model
   double total = 0;
-  double overhead() const { return total - compile - link - std::max(run, reference) - model; }
+  // Toolchain and emulator time: the candidate's compile, then its link + run beside the reference's.
+  double toolchain_and_board() const { return compile + std::max(link + run, reference); }
+  // eok's own work: everything else (checks, plan, parsing, comparison, the cost model).
+  double overhead() const { return total - toolchain_and_board(); }
 };
 
 struct EvalResult {

@@ -63,28 +63,14 @@ std::vector<riscv::VType> all_vtypes() {
   return out;
 }
 
-// Registers a vector operand spans under vt (1 for fractional groups).
-unsigned group_regs(const riscv::Operand& op, const riscv::VType* vt) {
-  const int lmul = vt ? vt->lmul_log2 : 0;
-  const int sew_log2 = vt ? __builtin_ctz(vt->sew) : 5;
-  int log2 = 0;
-  switch (op.shape) {
-    case riscv::VShape::group: log2 = lmul; break;
-    case riscv::VShape::wide_group: log2 = lmul + 1; break;
-    case riscv::VShape::eew_group: log2 = (op.eew ? __builtin_ctz(op.eew) : sew_log2) - sew_log2 + lmul; break;
-    case riscv::VShape::mask: case riscv::VShape::single: log2 = 0; break;
-    case riscv::VShape::whole: return std::max<unsigned>(1, op.nregs) * op.nfields;
-  }
-  return (log2 > 0 ? 1u << std::min(log2, 3) : 1u) * std::max<unsigned>(1, op.nfields);
-}
-
 void add_regs(std::vector<uint8_t>& out, const riscv::Operand& op, const riscv::VType* vt) {
   switch (op.file) {
     case riscv::RegFile::none: return;
     case riscv::RegFile::x: if (op.reg != 0) out.push_back(op.reg); return;
     case riscv::RegFile::f: out.push_back(static_cast<uint8_t>(kRegF + op.reg)); return;
     case riscv::RegFile::v: {
-      const unsigned n = group_regs(op, vt);
+      // Unknown vtype: dependences by base register, as under e32m1.
+      const unsigned n = std::max(1u, riscv::register_count(op, vt ? *vt : riscv::VType{32, 0, true, true, false}));
       for (unsigned i = 0; i < n && op.reg + i < 32; ++i) out.push_back(static_cast<uint8_t>(kRegV + op.reg + i));
       return;
     }

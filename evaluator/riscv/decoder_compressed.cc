@@ -38,8 +38,8 @@ constexpr int64_t jump_offset(uint32_t raw) {
               12);
 }
 constexpr int64_t branch_offset(uint32_t raw) {
-  return sext(bit(raw, 12) << 8 | bits(raw, 11, 10) << 3 | bits(raw, 6, 5) << 6 | bits(raw, 4, 3) << 1 | bit(raw, 2) << 5,
-              9);
+  return sext(
+      bit(raw, 12) << 8 | bits(raw, 11, 10) << 3 | bits(raw, 6, 5) << 6 | bits(raw, 4, 3) << 1 | bit(raw, 2) << 5, 9);
 }
 
 // Integer or fp load: dst, imm(base).

@@ -26,7 +26,6 @@
 #include <cctype>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -533,7 +532,8 @@ std::vector<Section> read_exec_sections(const fs::path& path) {
   auto u32 = [&](size_t at) -> uint64_t { return u16(at) | u16(at + 2) << 16; };
   auto u64 = [&](size_t at) -> uint64_t { return u32(at) | u32(at + 4) << 32; };
   std::vector<Section> sections;
-  if (file.size() < 64 || file.compare(0, 4, "\x7f" "ELF") != 0 || file[4] != 2 || file[5] != 1) return sections;
+  const bool elf64_le = file.size() >= 64 && file.compare(0, 4, "\x7f" "ELF") == 0 && file[4] == 2 && file[5] == 1;
+  if (!elf64_le) return sections;
   const uint64_t shoff = u64(0x28), shentsize = u16(0x3a), shnum = u16(0x3c), shstrndx = u16(0x3e);
   const uint64_t names_offset = u64(shoff + shstrndx * shentsize + 0x18);
   constexpr uint64_t kProgbits = 1, kExecinstr = 4;
@@ -660,7 +660,8 @@ std::string compare_with_objdump(const Insn& insn, uint64_t address, const Objdu
   const std::string text = format(insn);
   const size_t space = text.find(' ');
   const std::string_view mnemonic = std::string_view(text).substr(0, space);
-  const std::string_view operands = space == std::string::npos ? std::string_view() : std::string_view(text).substr(space);
+  const std::string_view operands =
+      space == std::string::npos ? std::string_view() : std::string_view(text).substr(space);
   if (mnemonic != insn.mnemonic) return "format() mnemonic differs from Insn::mnemonic: " + text;
   if (insn.mnemonic != expected.mnemonic) return "decoder: " + text;
 
@@ -679,8 +680,9 @@ std::string compare_with_objdump(const Insn& insn, uint64_t address, const Objdu
 // llvm-mc refuses only for a reserved register overlap are skipped when `skip_overlaps`. Returns the
 // number of lines checked.
 size_t check_reassembly(const Tools& tools, const ScratchDir& scratch, const std::string& tag,
-                        const std::vector<std::string>& lines, const std::vector<std::pair<uint32_t, uint8_t>>& expected,
-                        const char* attrs, bool skip_overlaps) {
+                        const std::vector<std::string>& lines,
+                        const std::vector<std::pair<uint32_t, uint8_t>>& expected, const char* attrs,
+                        bool skip_overlaps) {
   const fs::path source = scratch.path() / (tag + ".s");
   const fs::path errors = scratch.path() / (tag + ".err");
   {
@@ -714,7 +716,8 @@ size_t check_reassembly(const Tools& tools, const ScratchDir& scratch, const std
     if (at == std::string::npos) continue;
     std::vector<uint8_t> bytes;
     std::stringstream list(line.substr(at + 11, line.find(']', at) - at - 11));
-    for (std::string byte; std::getline(list, byte, ',');) bytes.push_back(std::stoul(byte, nullptr, 16));
+    for (std::string byte; std::getline(list, byte, ',');)
+      bytes.push_back(static_cast<uint8_t>(std::stoul(byte, nullptr, 16)));
     encodings.push_back(std::move(bytes));
   }
 
@@ -808,7 +811,8 @@ class DecoderFixtures : public ::testing::Test {
         entry.address = offset;
         entry.insn = decode(std::span<const uint8_t>(section.bytes).subspan(offset));
         if (listed != disassembly.end()) {
-          if (const auto line = listed->second.find(offset); line != listed->second.end()) entry.expected = line->second;
+          const auto line = listed->second.find(offset);
+          if (line != listed->second.end()) entry.expected = line->second;
         }
         offset += entry.insn.length;
         insns_.push_back(std::move(entry));
@@ -914,58 +918,82 @@ constexpr uint32_t enc_r(uint32_t funct7, uint32_t rs2, uint32_t rs1, uint32_t f
 }
 
 // Encodings to compare with objdump: exhaustive where the space is small, structured over the fields
-// that select operations elsewhere, plus random words. Deterministic (fixed seed).
+// that select operations elsewhere, plus random words. Deterministic: fixed seed, and every random field
+// is drawn into a named local so the evaluation order cannot differ between compilers.
 std::vector<Word> sweep_words() {
   std::mt19937 rng(20240611);
-  auto reg = [&] { return static_cast<uint32_t>(rng() % 32); };
-  auto pick = [&](std::initializer_list<uint32_t> values) { return *(values.begin() + rng() % values.size()); };
+  auto below = [&](uint32_t n) { return static_cast<uint32_t>(rng() % n); };
+  auto pick = [&](std::initializer_list<uint32_t> values) {
+    return *(values.begin() + below(static_cast<uint32_t>(values.size())));
+  };
   std::vector<Word> words;
+  auto add32 = [&](uint32_t raw) { words.push_back({raw, 4}); };
+  // rd, rs1 and rs2 random; the other fields from the caller
+  auto add_r = [&](uint32_t funct7, uint32_t funct3, uint32_t opcode) {
+    const uint32_t rs2 = below(32), rs1 = below(32), rd = below(32);
+    add32(enc_r(funct7, rs2, rs1, funct3, rd, opcode));
+  };
+
   for (uint32_t half = 0; half < 0x10000; ++half)  // every 16-bit parcel
     if ((half & 3) != 3) words.push_back({half, 2});
   for (uint32_t funct3 = 0; funct3 < 8; ++funct3)  // OP-V: funct6 x vm x vs1 (the unary selectors)
     for (uint32_t funct6 = 0; funct6 < 64; ++funct6)
       for (uint32_t vm = 0; vm < 2; ++vm)
-        for (uint32_t vs1 = 0; vs1 < 32; vs1 += (funct3 == 7 ? 7 : 1))
-          words.push_back({enc_r(funct6 << 1 | vm, pick({0, 1, 3, 8, 16, 24}), vs1, funct3,
-                                 pick({0, 1, 2, 4, 8, 9, 16, 31}), 0x57), 4});
+        for (uint32_t vs1 = 0; vs1 < 32; vs1 += (funct3 == 7 ? 7 : 1)) {
+          const uint32_t vs2 = pick({0, 1, 3, 8, 16, 24}), vd = pick({0, 1, 2, 4, 8, 9, 16, 31});
+          add32(enc_r(funct6 << 1 | vm, vs2, vs1, funct3, vd, 0x57));
+        }
   for (uint32_t opcode : {0x07u, 0x27u})  // vector and fp loads/stores: nf, mew, mop, vm, lumop, width
     for (uint32_t width = 0; width < 8; ++width)
       for (uint32_t nf = 0; nf < 8; ++nf)
         for (uint32_t mew_mop_vm = 0; mew_mop_vm < 16; ++mew_mop_vm)
-          for (uint32_t field = 0; field < 32; field += 1 + (rng() % 3))
-            words.push_back({nf << 29 | mew_mop_vm << 25 | field << 20 | reg() << 15 | width << 12 |
-                                 pick({0, 1, 2, 3, 4, 8, 16, 24}) << 7 | opcode, 4});
-  for (uint32_t opcode : {0x33u, 0x3bu})  // register-register integer ops
+          for (uint32_t field = 0; field < 32; field += 1 + below(3)) {
+            const uint32_t rs1 = below(32), vd = pick({0, 1, 2, 3, 4, 8, 16, 24});
+            add32(nf << 29 | mew_mop_vm << 25 | field << 20 | rs1 << 15 | width << 12 | vd << 7 | opcode);
+          }
+  for (uint32_t opcode : {0x33u, 0x3bu})  // register-register integer ops; rs2 selects Zbb unary ops
     for (uint32_t funct7 = 0; funct7 < 128; ++funct7)
-      for (uint32_t funct3 = 0; funct3 < 8; ++funct3)
-        for (uint32_t rs2 : {0u, 1u, 2u, 5u, reg()}) words.push_back({enc_r(funct7, rs2, reg(), funct3, reg(), opcode), 4});
+      for (uint32_t funct3 = 0; funct3 < 8; ++funct3) {
+        for (uint32_t rs2 : {0u, 1u, 2u, 5u}) add32(enc_r(funct7, rs2, below(32), funct3, 10, opcode));
+        add_r(funct7, funct3, opcode);
+      }
   for (uint32_t opcode : {0x13u, 0x1bu})  // immediate ops: every imm12 (shift and Zbb selectors live there)
     for (uint32_t imm = 0; imm < 4096; ++imm)
-      for (uint32_t funct3 : {1u, 5u, static_cast<uint32_t>(rng() % 8)}) words.push_back({imm << 20 | reg() << 15 | funct3 << 12 | reg() << 7 | opcode, 4});
-  for (uint32_t funct7 = 0; funct7 < 128; ++funct7)  // OP-FP: funct7 x rm x rs2
+      for (uint32_t funct3 : {1u, 5u, below(8)}) {
+        const uint32_t rs1 = below(32), rd = below(32);
+        add32(imm << 20 | rs1 << 15 | funct3 << 12 | rd << 7 | opcode);
+      }
+  for (uint32_t funct7 = 0; funct7 < 128; ++funct7)  // OP-FP: funct7 x rm x rs2 (rs2 selects conversions)
     for (uint32_t rm = 0; rm < 8; ++rm)
-      for (uint32_t rs2 = 0; rs2 < 32; rs2 += 1 + (rs2 >= 4 ? 9 : 0)) words.push_back({enc_r(funct7, rs2, reg(), rm, reg(), 0x53), 4});
-  for (uint32_t opcode : {0x43u, 0x47u, 0x4bu, 0x4fu})  // fused multiply-add
-    for (uint32_t fmt_rm = 0; fmt_rm < 32; ++fmt_rm)
-      words.push_back({reg() << 27 | (fmt_rm >> 3) << 25 | reg() << 20 | reg() << 15 | (fmt_rm & 7) << 12 | reg() << 7 | opcode, 4});
-  for (uint32_t funct7 = 0; funct7 < 128; ++funct7)  // AMO
-    for (uint32_t funct3 = 0; funct3 < 8; ++funct3)
-      words.push_back({enc_r(funct7, pick({0, reg()}), reg(), funct3, reg(), 0x2f), 4});
+      for (uint32_t rs2 = 0; rs2 < 32; rs2 += (rs2 < 4 ? 1 : 10)) {
+        const uint32_t rs1 = below(32), rd = below(32);
+        add32(enc_r(funct7, rs2, rs1, rm, rd, 0x53));
+      }
+  for (uint32_t opcode : {0x43u, 0x47u, 0x4bu, 0x4fu})  // fused multiply-add: fmt x rm
+    for (uint32_t fmt_rm = 0; fmt_rm < 32; ++fmt_rm) add_r(below(32) << 2 | fmt_rm >> 3, fmt_rm & 7, opcode);
+  for (uint32_t funct7 = 0; funct7 < 128; ++funct7)  // AMO: funct5, aq, rl, width; lr needs rs2 = 0
+    for (uint32_t funct3 = 0; funct3 < 8; ++funct3) {
+      add32(enc_r(funct7, 0, below(32), funct3, 10, 0x2f));
+      add_r(funct7, funct3, 0x2f);
+    }
   for (uint32_t imm = 0; imm < 4096; ++imm)  // MISC-MEM and SYSTEM: reserved fields set and clear
-    for (uint32_t funct3 : {0u, 1u, static_cast<uint32_t>(rng() % 8)}) {
+    for (uint32_t funct3 : {0u, 1u, below(8)}) {
       const uint32_t rd = pick({0, 0, 0, 5}), rs1 = pick({0, 0, 0, 7});
-      words.push_back({imm << 20 | rs1 << 15 | funct3 << 12 | rd << 7 | 0x0f, 4});
-      if (funct3 == 0) words.push_back({imm << 20 | rs1 << 15 | rd << 7 | 0x73, 4});
+      add32(imm << 20 | rs1 << 15 | funct3 << 12 | rd << 7 | 0x0f);
+      if (funct3 == 0) add32(imm << 20 | rs1 << 15 | rd << 7 | 0x73);
     }
   // CSR accesses over the CSRs format() names plus unnamed custom ones; objdump names many more.
   for (uint32_t csr : {0x001u, 0x002u, 0x003u, 0x008u, 0x009u, 0x00au, 0x00fu, 0xc00u, 0xc01u, 0xc02u, 0xc03u,
                        0xc1fu, 0xc20u, 0xc21u, 0xc22u, 0x300u, 0x341u, 0xf14u, 0x7c0u, 0x800u, 0xcc0u, 0x5c0u})
-    for (uint32_t funct3 = 1; funct3 < 8; ++funct3) words.push_back({csr << 20 | reg() << 15 | funct3 << 12 | reg() << 7 | 0x73, 4});
+    for (uint32_t funct3 = 1; funct3 < 8; ++funct3) {
+      const uint32_t rs1 = below(32), rd = below(32);
+      add32(csr << 20 | rs1 << 15 | funct3 << 12 | rd << 7 | 0x73);
+    }
   for (uint32_t opcode : {0x03u, 0x23u, 0x63u, 0x67u, 0x6fu, 0x37u, 0x17u})  // the rest, random fields
-    for (int i = 0; i < 1500; ++i) words.push_back({static_cast<uint32_t>(rng()) << 7 | opcode, 4});
+    for (int i = 0; i < 1500; ++i) add32(static_cast<uint32_t>(rng()) << 7 | opcode);
   for (int i = 0; i < 60000; ++i) {  // anything that is a 32-bit encoding
     const uint32_t raw = static_cast<uint32_t>(rng()) | 3;
-    if ((raw & 0x1f) != 0x1f) words.push_back({raw, 4});
+    if ((raw & 0x1f) != 0x1f) add32(raw);
   }
   return words;
 }
