@@ -1,10 +1,9 @@
 #include "evaluator/board.h"
 
-#include <toml++/toml.h>
 
 #include <algorithm>
-#include <sstream>
 
+#include "evaluator/toml_file.h"
 #include "src/common/error.h"
 
 namespace eok::evaluator {
@@ -28,14 +27,7 @@ BoardProfile load_board(const fs::path& root, const std::string& name) {
     for (const auto& b : list_boards(root)) known += " " + b;
     throw NotFoundError("unknown board '" + name + "' (no " + file.string() + "); boards:" + known);
   }
-  toml::table doc;
-  try {
-    doc = toml::parse_file(file.string());
-  } catch (const toml::parse_error& e) {
-    std::ostringstream msg;
-    msg << file.string() << ":" << e.source().begin.line << ": " << e.description();
-    throw ConfigError(msg.str());
-  }
+  const toml::table doc = parse_toml_file(file);
   auto fail = [&](const std::string& key, const std::string& why) -> void {
     throw ConfigError(file.string() + ": " + key + ": " + why);
   };

@@ -127,7 +127,7 @@ CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& ca
   }
   if (total_bad) {
     result.status = EvalStatus::wrong_answer;
-    result.message = "wrong answer: " + result.message + " (first: " + first_summary + ")";
+    result.message += " (first: " + first_summary + ")";
   }
   return result;
 }

@@ -49,7 +49,7 @@ ClangCompiler::ClangCompiler(Toolchain tools, fs::path cache_dir, fs::path scrat
 CompileResult ClangCompiler::compile(const CompileRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   Hasher h;
-  h.add(tools_.clang_version).add(req.march).add(req.opt).add(req.prelude).add(req.keep_global);
+  h.add(tools_.clang_version).add(req.march).add(req.opt).add(req.prelude).add(req.keep_global).add(req.file_name);
   for (const auto& f : req.flags) h.add(f);
   h.add(req.source);
   const std::string key = h.hex();
@@ -66,7 +66,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   }
 
   TempDir tmp(scratch_dir_, "cc-");
-  const fs::path src = tmp.path() / "kernel.c";
+  const fs::path src = tmp.path() / req.file_name;
   const fs::path prelude = tmp.path() / "task_prototype.h";
   const fs::path out = tmp.path() / "kernel.o";
   write_file_atomic(src, req.source);
@@ -88,7 +88,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   if (!pr.started) throw ToolchainError("cannot run " + tools_.clang.string() + ": " + pr.spawn_error + " (apt-get install clang-22)");
 
   std::string diag = pr.err + pr.out;
-  replace_all(diag, src.string(), "kernel.c");
+  replace_all(diag, src.string(), req.file_name);
   replace_all(diag, prelude.string(), "<task prototype>");
   replace_all(diag, tmp.path().string() + "/", "");
   if (pr.timed_out) diag += "\ncompiler " + pr.describe();

@@ -16,6 +16,7 @@ struct CompileRequest {
   std::string prelude;              // text force-included before the source (the task's prototype)
   std::string keep_global;          // if set: every other global symbol is made local after compiling
   std::vector<std::string> flags;   // extra flags
+  std::string file_name = "kernel.c";  // how diagnostics name the source
 };
 
 struct CompileResult {

@@ -111,6 +111,7 @@ fs::path BoardEvaluator::support_object(const Task& task, const std::string& whi
   const fs::path target = cfg_.root / "evaluator" / "target";
   CompileRequest req;
   req.opt = "-O2";
+  req.file_name = which + ".c";
   if (which == "harness") {
     req.source = read_file(target / "harness.c");
     req.march = "rv64gc";
@@ -151,7 +152,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
 
   if (auto v = check_source(source)) {
     res.rule = v->rule;
-    return finish(EvalStatus::rejected, "rejected (" + v->rule + "): " + v->detail);
+    return finish(EvalStatus::rejected, v->rule + ": " + v->detail);
   }
   const std::string march = effective_march(cfg_.board, task.march);
   CompileResult cc = compiler_.compile({source, march, "-O3", prototype_header(task), task.entry, {}});
@@ -163,7 +164,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   ObjectVerdict ov = check_object(object, task.entry);
   if (ov.violation) {
     res.rule = ov.violation->rule;
-    return finish(EvalStatus::rejected, "rejected (" + ov.violation->rule + "): " + ov.violation->detail);
+    return finish(EvalStatus::rejected, ov.violation->rule + ": " + ov.violation->detail);
   }
   if (!ov.entry_defined) {
     return finish(EvalStatus::compile_error, "does not define the entry function " + task.entry + "; the task expects `" +
@@ -231,13 +232,13 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
     if (cand.profile && (cand.profile->region_begins != 1 || cand.profile->region_ends != 1) &&
         cand.profile->region_begins + cand.profile->region_ends > 0) {
       res.rule = "measurement-markers";
-      return finish(EvalStatus::rejected, "rejected (measurement-markers): the kernel ran the harness's measurement markers");
+      return finish(EvalStatus::rejected, "measurement-markers: the kernel ran the harness's measurement markers");
     }
     return finish(EvalStatus::infra_error, "the board's measurement plugin wrote no complete profile");
   }
   if (cand.profile->region_begins != 1 || cand.profile->region_ends != 1) {
     res.rule = "measurement-markers";
-    return finish(EvalStatus::rejected, "rejected (measurement-markers): the timed region began " +
+    return finish(EvalStatus::rejected, "measurement-markers: the timed region began " +
                                             std::to_string(cand.profile->region_begins) + " and ended " +
                                             std::to_string(cand.profile->region_ends) + " times");
   }

@@ -1,11 +1,11 @@
 #include "evaluator/task.h"
 
-#include <toml++/toml.h>
 
 #include <algorithm>
-#include <sstream>
+#include <cstdio>
 
 #include "evaluator/target/harness_protocol.h"
+#include "evaluator/toml_file.h"
 #include "src/common/error.h"
 
 namespace eok::evaluator {
@@ -67,7 +67,7 @@ struct Loader {
     return std::nullopt;
   }
 
-  Tolerance tolerance(toml::node_view<toml::node> node) const {
+  Tolerance tolerance(toml::node_view<const toml::node> node) const {
     static const struct {
       const char* name;
       double atol, rtol;
@@ -173,14 +173,7 @@ Task load_task(const fs::path& dir) {
   const fs::path file = dir / "task.toml";
   if (!fs::exists(file)) throw NotFoundError("no task.toml in " + dir.string());
   Loader L{file};
-  toml::table doc;
-  try {
-    doc = toml::parse_file(file.string());
-  } catch (const toml::parse_error& e) {
-    std::ostringstream msg;
-    msg << file.string() << ":" << e.source().begin.line << ": " << e.description();
-    throw ConfigError(msg.str());
-  }
+  const toml::table doc = parse_toml_file(file);
   Task t;
   t.dir = fs::absolute(dir);
   t.id = L.str(doc, "id", "top level");
