@@ -162,10 +162,6 @@ std::vector<SbInsn> X60CostModel::scoreboard_block(const std::vector<riscv::Insn
   return sb;
 }
 
-double X60CostModel::block_cycles(const std::vector<riscv::Insn>& insns, int32_t vtype, size_t* fallbacks) const {
-  return steady_state_cycles(scoreboard_block(insns, vtype, fallbacks));
-}
-
 MemoryTime X60CostModel::memory_time(const MemoryCounters& m) const {
   MemoryTime t;
   const uint64_t line = bw_.line_bytes;

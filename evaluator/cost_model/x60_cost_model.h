@@ -26,16 +26,14 @@ class X60CostModel : public CostModel {
   X60CostModel(X60Table table, MemoryBandwidth bandwidth, size_t hot_blocks = 5);
   CostReport estimate(const BlockProfile& profile) const override;
 
-  // Steady-state cycles of one execution of a decoded block under `vtype` (a vsetvli immediate, or
-  // kVtypeUnknown / kVtypeNone). *fallbacks counts instructions the table could not cost.
-  double block_cycles(const std::vector<riscv::Insn>& insns, int32_t vtype, size_t* fallbacks = nullptr) const;
-
   // The scoreboard view of one instruction; public for tests and cross-checks.
   SbInsn timing(const riscv::Insn& insn, int32_t vtype, bool* fallback = nullptr) const;
 
   MemoryTime memory_time(const MemoryCounters& mem) const;
 
  private:
+  // The scoreboard view of a decoded block under `vtype` (a vsetvli immediate, or kVtypeUnknown /
+  // kVtypeNone); *fallbacks counts instructions the table could not cost.
   std::vector<SbInsn> scoreboard_block(const std::vector<riscv::Insn>& insns, int32_t vtype, size_t* fallbacks) const;
   std::optional<InsnCost> vector_cost(const riscv::Insn& insn, int32_t vtype) const;
 

@@ -13,9 +13,7 @@
 
 namespace eok {
 
-std::string read_file(const fs::path& path) { return read_file_prefix(path, std::string::npos); }
-
-std::string read_file_prefix(const fs::path& path, size_t limit, bool* truncated) {
+std::string read_file(const fs::path& path) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
     std::error_code ec;
@@ -23,20 +21,9 @@ std::string read_file_prefix(const fs::path& path, size_t limit, bool* truncated
     throw Error("cannot read " + path.string() + ": " + std::strerror(errno));
   }
   if (fs::is_directory(path)) throw Error(path.string() + " is a directory, expected a file");
-  std::string data;
-  if (limit == std::string::npos) {
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    data = ss.str();
-  } else {
-    data.resize(limit + 1);
-    in.read(data.data(), static_cast<std::streamsize>(limit + 1));
-    data.resize(static_cast<size_t>(in.gcount()));
-  }
-  const bool cut = limit != std::string::npos && data.size() > limit;
-  if (cut) data.resize(limit);
-  if (truncated) *truncated = cut;
-  return data;
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 void write_file_atomic(const fs::path& path, std::string_view data) {

@@ -13,9 +13,6 @@ namespace fs = std::filesystem;
 // Whole file as bytes. Throws NotFoundError (missing) or Error (unreadable) naming the path.
 std::string read_file(const fs::path& path);
 
-// Reads at most `limit` bytes; sets *truncated when the file was longer.
-std::string read_file_prefix(const fs::path& path, size_t limit, bool* truncated = nullptr);
-
 // Writes through a temporary file and rename(), so readers never see a half-written file.
 void write_file_atomic(const fs::path& path, std::string_view data);
 
