@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "evaluator/toml_file.h"
+#include "src/common/toml_file.h"
 #include "src/common/error.h"
 
 namespace eok::evaluator {

@@ -46,6 +46,10 @@ class BoardEvaluator : public Evaluator {
   // evaluate() plus baseline_cycles and speedup (for status ok).
   EvalResult evaluate_against_baseline(const Task& task, const std::string& source, uint64_t seed);
 
+  // Identifies the measuring setup (board profile, cost table, plugin, tools, eok build): results of one
+  // setup are comparable; a recorded evaluation is reused only under the same setup.
+  const std::string& setup() const { return cfg_.fingerprint; }
+
  private:
   struct Baseline {
     double cycles = 0;

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "evaluator/target/harness_protocol.h"
-#include "evaluator/toml_file.h"
+#include "src/common/toml_file.h"
 #include "src/common/error.h"
 
 namespace eok::evaluator {

@@ -7,7 +7,20 @@
 #include <riscv_vector.h>
 #include <stddef.h>
 
-enum { KC = 256 };
+// Tuning knobs (kernels/README.md): the LMUL of the column strip, the rows of a full register tile (the
+// 2- and 1-row remainder tiles cover whatever is left below any MR <= 4), and the K block.
+// eok-knob: LMUL = 4 in {1, 2, 4, 8}
+// eok-knob: MR = 4 in {1, 2, 3, 4}
+// eok-knob: KC = 256 in {32, 64, 128, 256}
+#ifndef MR
+#define MR 4
+#endif
+#if MR < 1 || MR > 4
+#error "MR must be 1 to 4: tile() has four accumulators"
+#endif
+#ifndef KC
+#define KC 256
+#endif
 
 // One k step of the tile: acc[r] += a[r][k] * bk.
 #define TILE_STEP(kk, bk)                                                            \
@@ -61,7 +74,7 @@ static inline __attribute__((always_inline)) void strip(const float *A, const fl
                                                         size_t vl, int first) {
   const float *b = B + k0 * N + j;
   size_t i = 0;
-  for (; i + 4 <= M; i += 4) tile(A + i * K + k0, K, b, N, C + i * N + j, N, kc, vl, 4, first);
+  for (; i + MR <= M; i += MR) tile(A + i * K + k0, K, b, N, C + i * N + j, N, kc, vl, MR, first);
   if (M - i >= 2) {
     tile(A + i * K + k0, K, b, N, C + i * N + j, N, kc, vl, 2, first);
     i += 2;

@@ -5,6 +5,9 @@
 #include <riscv_vector.h>
 #include <stddef.h>
 
+// Tuning knob (kernels/README.md): the LMUL every vector op runs at.
+// eok-knob: LMUL = 4 in {1, 2, 4, 8}
+
 void mish_f16(_Float16 *x, size_t n) {
   // 1.5*2^10 + 15: x*log2(e) + shifter rounds to an integer n, and the low bits then hold n + 15.
   const _Float16 shifter = (_Float16)1551.0f;

@@ -6,6 +6,9 @@
 #include <riscv_vector.h>
 #include <stddef.h>
 
+// Tuning knob (kernels/README.md): the LMUL every vector op runs at.
+// eok-knob: LMUL = 4 in {1, 2, 4, 8}
+
 void mish_f32(float *x, size_t n) {
   // 1.5*2^23 + 127: x*log2(e) + shifter rounds to an integer n, and the low bits then hold n + 127.
   const float shifter = 0x1.8p23f + 127.0f;

@@ -9,6 +9,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+// Tuning knob (kernels/README.md): the LMUL of one scan unit (the block path loads four units at once).
+// At 2 the unit holds 16 lanes at VLEN 256, so the 8-lane block path is skipped there and every strip
+// runs the generic scan. mf2 and 4 cannot apply: vget has no fractional parts, and four m4 units are m16.
+// eok-knob: LMUL = 1 in {1, 2}
+
 // Inclusive scan of v[0..vl), vl <= vlmax = 8 (unrolled for VLEN 256).
 static inline vint32m1_t scan8(vint32m1_t v) {
   vint32m1_t z = __riscv_vmv_v_x_i32m1(0, 8);

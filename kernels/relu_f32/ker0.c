@@ -4,13 +4,35 @@
 #include <riscv_vector.h>
 #include <stddef.h>
 
+// Tuning knobs (kernels/README.md): the LMUL, and the independent strips per main-loop iteration.
+// eok-knob: LMUL = 4 in {1, 2, 4, 8}
+// eok-knob: UNROLL = 2 in {1, 2, 4}
+#ifndef UNROLL
+#define UNROLL 2
+#endif
+#if UNROLL != 1 && UNROLL != 2 && UNROLL != 4
+#error "UNROLL must be 1, 2 or 4"
+#endif
+
 void relu_f32(float *x, size_t n) {
   const size_t vlmax = __riscv_vsetvlmax_e32m4();
-  for (; n >= 2 * vlmax; n -= 2 * vlmax, x += 2 * vlmax) {
+  for (; n >= UNROLL * vlmax; n -= UNROLL * vlmax, x += UNROLL * vlmax) {
     vfloat32m4_t a = __riscv_vle32_v_f32m4(x, vlmax);
+#if UNROLL >= 2
     vfloat32m4_t b = __riscv_vle32_v_f32m4(x + vlmax, vlmax);
+#endif
+#if UNROLL == 4
+    vfloat32m4_t c = __riscv_vle32_v_f32m4(x + 2 * vlmax, vlmax);
+    vfloat32m4_t d = __riscv_vle32_v_f32m4(x + 3 * vlmax, vlmax);
+#endif
     __riscv_vse32_v_f32m4(x, __riscv_vfmax_vf_f32m4(a, 0.0f, vlmax), vlmax);
+#if UNROLL >= 2
     __riscv_vse32_v_f32m4(x + vlmax, __riscv_vfmax_vf_f32m4(b, 0.0f, vlmax), vlmax);
+#endif
+#if UNROLL == 4
+    __riscv_vse32_v_f32m4(x + 2 * vlmax, __riscv_vfmax_vf_f32m4(c, 0.0f, vlmax), vlmax);
+    __riscv_vse32_v_f32m4(x + 3 * vlmax, __riscv_vfmax_vf_f32m4(d, 0.0f, vlmax), vlmax);
+#endif
   }
   for (size_t vl; n > 0; n -= vl, x += vl) {
     vl = __riscv_vsetvl_e32m4(n);

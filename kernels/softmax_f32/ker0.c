@@ -7,6 +7,9 @@
 #include <math.h>
 #include <stddef.h>
 
+// Tuning knob (kernels/README.md): the LMUL every vector op runs at.
+// eok-knob: LMUL = 4 in {1, 2, 4, 8}
+
 // e^x for x <= 0 (x = value - max). Below -88, n reaches -127 and the scale comes out as +0.
 static inline vfloat32m4_t exp_nonpos(vfloat32m4_t x, size_t vl) {
   const float shifter = 0x1.8p23f + 127.0f;  // x*log2(e) + shifter rounds to n; low bits hold n + 127

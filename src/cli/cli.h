@@ -4,8 +4,12 @@
 #include <CLI/CLI.hpp>
 
 #include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
+
+#include "src/common/paths.h"
+#include "src/db/kernel_db.h"
 
 namespace eok::cli {
 
@@ -18,6 +22,15 @@ struct GlobalOptions {
 void add_eval_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_doctor_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_tasks_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_runs_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_leaderboard_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_kernels_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_show_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_export_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+
+// The kernel database of the workspace.
+std::unique_ptr<db::KernelDb> open_kernel_db(const Workspace& ws);
 
 // True when stdout is a terminal (colour and human layout).
 bool stdout_is_terminal();

@@ -12,6 +12,8 @@ namespace eok::cli {
 
 bool stdout_is_terminal() { return isatty(STDOUT_FILENO) != 0; }
 
+std::unique_ptr<db::KernelDb> open_kernel_db(const Workspace& ws) { return db::KernelDb::open(ws.database_path()); }
+
 std::string with_commas(double v) {
   std::string digits = std::to_string(static_cast<long long>(v + (v >= 0 ? 0.5 : -0.5)));
   std::string out;
@@ -34,7 +36,9 @@ int main(int argc, char** argv) {
       "Start with:\n"
       "  eok doctor                                   check the toolchain the evaluator needs\n"
       "  eok tasks                                    list the task catalog (kernels/)\n"
-      "  eok eval --task mish_f32 --kernel my.c       judge a candidate kernel against ker0\n",
+      "  eok search --task mish --board k1            search for a faster mish kernel\n"
+      "  eok leaderboard                              the best kernel of every task so far\n"
+      "  eok eval --task mish_f32 --kernel my.c       judge one candidate kernel against ker0\n",
       "eok"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("eok ") + EOK_VERSION);
@@ -47,6 +51,12 @@ int main(int argc, char** argv) {
   cli::add_eval_command(app, global, exit_code);
   cli::add_doctor_command(app, global, exit_code);
   cli::add_tasks_command(app, global, exit_code);
+  cli::add_search_command(app, global, exit_code);
+  cli::add_runs_command(app, global, exit_code);
+  cli::add_leaderboard_command(app, global, exit_code);
+  cli::add_kernels_command(app, global, exit_code);
+  cli::add_show_command(app, global, exit_code);
+  cli::add_export_command(app, global, exit_code);
   app.parse_complete_callback([&] { log::set_level(global.log_level); });
 
   try {

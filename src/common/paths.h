@@ -19,6 +19,9 @@ class Workspace {
   std::filesystem::path objects_dir() const { return root_ / "cache" / "objects"; }
   std::filesystem::path baselines_dir() const { return root_ / "cache" / "baselines"; }
   std::filesystem::path tmp_dir() const { return root_ / "tmp"; }
+  std::filesystem::path database_path() const { return root_ / "eok.db"; }
+  std::filesystem::path llm_cache_dir() const { return root_ / "cache" / "llm"; }
+  std::filesystem::path runs_dir() const { return root_ / "runs"; }
 
  private:
   std::filesystem::path root_;

@@ -5,9 +5,9 @@
 
 #include <filesystem>
 
-namespace eok::evaluator {
+namespace eok {
 
 // Throws ConfigError "FILE:LINE: what is wrong" on a syntax error.
 toml::table parse_toml_file(const std::filesystem::path& file);
 
-}  // namespace eok::evaluator
+}  // namespace eok

@@ -1,10 +1,10 @@
-#include "evaluator/toml_file.h"
+#include "src/common/toml_file.h"
 
 #include <sstream>
 
 #include "src/common/error.h"
 
-namespace eok::evaluator {
+namespace eok {
 
 toml::table parse_toml_file(const std::filesystem::path& file) {
   try {
@@ -16,4 +16,4 @@ toml::table parse_toml_file(const std::filesystem::path& file) {
   }
 }
 
-}  // namespace eok::evaluator
+}  // namespace eok

@@ -1,0 +1,82 @@
+// eok export: the best kernel of a task as a C source and header, ready to link, with its provenance.
+#include <cstdio>
+#include <ctime>
+#include <nlohmann/json.hpp>
+
+#include "evaluator/task.h"
+#include "src/cli/cli.h"
+#include "src/common/error.h"
+#include "src/common/fs_util.h"
+#include "src/common/log.h"
+#include "src/common/paths.h"
+#include "src/db/kernel_db.h"
+
+namespace eok::cli {
+
+namespace {
+
+struct ExportOptions {
+  std::string task, board = "k1", out;
+};
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+int run_export(const ExportOptions& opt, const GlobalOptions& global) {
+  log::set_level(global.log_level);
+  const auto root = find_project_root(global.root);
+  const evaluator::Task task = evaluator::load_task(root / "kernels" / evaluator::resolve_task_id(root / "kernels", opt.task).id);
+  auto db = open_kernel_db(Workspace::open());
+  const auto best = db->best_kernels(task.id, opt.board, "", 1);
+  if (best.empty() || !best.front().evaluation) {
+    throw NotFoundError("no correct kernel of " + task.id + " on board " + opt.board + " yet: eok search --task " + task.id + " finds one");
+  }
+  const auto& k = best.front().kernel;
+  const auto& e = *best.front().evaluation;
+  const std::filesystem::path dir = opt.out;
+  std::filesystem::create_directories(dir);
+  std::time_t now = std::time(nullptr);
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
+  char perf[160];
+  std::snprintf(perf, sizeof perf, "%.0f modeled cycles, %.3fx the task's baseline ker0, on board %s", e.cycles.value_or(0),
+                e.speedup.value_or(0), k.board.c_str());
+
+  const std::string guard = "EOK_" + upper(task.id) + "_H";
+  const std::string header = "/* " + task.name + ": exported by eok " + EOK_VERSION + " on " + date + ". */\n#ifndef " + guard +
+                             "\n#define " + guard + "\n\n#include <stddef.h>\n#include <stdint.h>\n\n#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n" +
+                             task.signature + ";\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
+  const std::string provenance = "/*\n * " + task.name + " (task " + task.id + ")\n * kernel #" + std::to_string(k.id) +
+                                 (k.run_id.empty() ? " (the baseline ker0)" : " of run " + k.run_id) + ", operator " + k.op +
+                                 "\n * " + perf + "\n * idea: " + k.description + "\n * correct on every check size of the task at evaluation seed " +
+                                 std::to_string(e.seed) + "\n * compile with: -O3 -march=" + task.march +
+                                 "\n * exported by eok " + EOK_VERSION + " on " + date + "\n */\n#include \"" + task.id + ".h\"\n\n";
+  write_file_atomic(dir / (task.id + ".h"), header);
+  write_file_atomic(dir / (task.id + ".c"), provenance + k.source);
+  nlohmann::json prov = {{"task", task.id}, {"board", k.board}, {"kernel_id", k.id}, {"run", k.run_id}, {"operator", k.op},
+                         {"hash", k.hash}, {"idea", k.description}, {"parents", k.parents}, {"cycles", e.cycles.value_or(0)},
+                         {"speedup", e.speedup.value_or(0)}, {"baseline_cycles", e.baseline_cycles.value_or(0)},
+                         {"evaluation_seed", e.seed}, {"march", task.march}, {"eok_version", EOK_VERSION}, {"exported", date}};
+  write_file_atomic(dir / (task.id + ".provenance.json"), prov.dump(2) + "\n");
+  std::printf("exported kernel #%lld (%s) to %s/%s.c and %s.h (+ %s.provenance.json)\n", static_cast<long long>(k.id), perf,
+              dir.string().c_str(), task.id.c_str(), task.id.c_str(), task.id.c_str());
+  return 0;
+}
+
+}  // namespace
+
+void add_export_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
+  auto opt = std::make_shared<ExportOptions>();
+  CLI::App* cmd = app.add_subcommand("export",
+                                     "Write the best correct kernel of a task as DIR/<task>.c and DIR/<task>.h, ready to\n"
+                                     "compile into an application (-march from the task), with its provenance in a header\n"
+                                     "comment and DIR/<task>.provenance.json.");
+  cmd->add_option("--task,-t", opt->task, "task id or operation name")->required();
+  cmd->add_option("--board,-b", opt->board, "board the kernel was measured on")->capture_default_str();
+  cmd->add_option("--out,-o", opt->out, "output directory (created if needed)")->required();
+  cmd->callback([opt, &global, &exit_code] { exit_code = run_export(*opt, global); });
+}
+
+}  // namespace eok::cli

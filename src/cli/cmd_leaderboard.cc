@@ -1,0 +1,68 @@
+// eok leaderboard: per task and board, the fastest correct kernel found so far.
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "src/cli/cli.h"
+#include "src/common/log.h"
+#include "src/common/paths.h"
+#include "src/db/kernel_db.h"
+
+namespace eok::cli {
+
+namespace {
+
+struct LeaderboardOptions {
+  std::string task;
+  bool json = false;
+};
+
+int run_leaderboard(const LeaderboardOptions& opt, const GlobalOptions& global) {
+  log::set_level(global.log_level);
+  auto db = open_kernel_db(Workspace::open());
+  const auto rows = db->leaderboard(opt.task);
+  if (opt.json) {
+    nlohmann::json out = nlohmann::json::array();
+    for (const auto& r : rows) {
+      nlohmann::json counts = nlohmann::json::object();
+      for (const auto& [status, n] : r.counts_by_status) counts[status] = n;
+      out.push_back({{"task", r.task}, {"board", r.board}, {"best_kernel_id", r.best_kernel_id}, {"run", r.best_run_id},
+                     {"speedup", r.best_speedup}, {"cycles", r.best_cycles}, {"baseline_cycles", r.baseline_cycles},
+                     {"counts_by_status", counts}});
+    }
+    std::cout << out.dump(2) << std::endl;
+    return 0;
+  }
+  if (rows.empty()) {
+    std::printf("the leaderboard is empty: eok search --task mish puts a task on it\n");
+    return 0;
+  }
+  std::printf("%-18s %-5s %-8s %-9s %-12s %-12s %-24s %s\n", "task", "board", "kernel", "speedup", "cycles", "ker0 cycles",
+              "run", "evaluations by status");
+  for (const auto& r : rows) {
+    std::string counts;
+    for (const auto& [status, n] : r.counts_by_status) counts += status + " " + std::to_string(n) + "  ";
+    char speedup[32];
+    std::snprintf(speedup, sizeof speedup, "%.3fx", r.best_speedup);
+    std::printf("%-18s %-5s #%-7lld %-9s %-12s %-12s %-24s %s\n", r.task.c_str(), r.board.c_str(),
+                static_cast<long long>(r.best_kernel_id), speedup,
+                with_commas(r.best_cycles).c_str(), with_commas(r.baseline_cycles).c_str(),
+                r.best_run_id.empty() ? "(ker0)" : r.best_run_id.c_str(), counts.c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_leaderboard_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
+  auto opt = std::make_shared<LeaderboardOptions>();
+  CLI::App* cmd = app.add_subcommand("leaderboard",
+                                     "Per task and board: the fastest correct kernel found by any run, its speedup over\n"
+                                     "ker0, its modeled cycles, the run it came from, and how all evaluations ended.\n"
+                                     "eok show KERNEL_ID shows one; eok export --task T writes the best as C files.");
+  cmd->add_option("--task,-t", opt->task, "only this task");
+  cmd->add_flag("--json", opt->json, "print the leaderboard as JSON");
+  cmd->callback([opt, &global, &exit_code] { exit_code = run_leaderboard(*opt, global); });
+}
+
+}  // namespace eok::cli

@@ -1,0 +1,140 @@
+// eok search: find a faster kernel for a task (EoK with an LLM and an idea pool, plain EoH with an LLM,
+// or the knob tuner without one), recording everything in the kernel database.
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <map>
+
+#include "src/cli/cli.h"
+#include "src/common/config.h"
+#include "src/common/error.h"
+#include "src/common/log.h"
+#include "src/common/paths.h"
+#include "src/search/progress.h"
+#include "src/search/search_run.h"
+
+namespace eok::cli {
+
+namespace {
+
+struct SearchOptions {
+  std::string task, board = "k1", resume, config_file, method, pool;
+  std::optional<int64_t> iterations, parallel, population, generations, seed, top_k, max_llm_calls, max_tokens;
+  std::optional<double> max_cost;
+  bool replay = false, json = false;
+};
+
+void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
+  std::map<std::string, int> by_status;
+  for (const auto& row : db.kernels(o.task, o.run_id)) by_status[row.evaluation ? row.evaluation->status : "not evaluated"]++;
+  std::string statuses;
+  for (const auto& [s, n] : by_status) statuses += (statuses.empty() ? "" : ", ") + std::to_string(n) + " " + s;
+  std::printf("\nrun     %s (%s on %s, %s) %s after %s%s\n", o.run_id.c_str(), o.task.c_str(), o.board.c_str(),
+              o.method.c_str(), o.state.c_str(), search::format_duration(o.seconds).c_str(),
+              o.stop_reason.empty() ? "" : (": " + o.stop_reason).c_str());
+  if (o.best_speedup > 1.0) {
+    std::printf("best    kernel #%lld: %.3fx ker0 (%s vs %s modeled cycles)\n", static_cast<long long>(o.best_kernel_id),
+                o.best_speedup, with_commas(o.best_cycles).c_str(), with_commas(o.baseline_cycles).c_str());
+  } else {
+    std::printf("best    nothing beat ker0 (%s modeled cycles); the best is ker0 itself (kernel #%lld)\n",
+                with_commas(o.baseline_cycles).c_str(), static_cast<long long>(o.best_kernel_id));
+  }
+  if (!o.best_idea.empty()) std::printf("idea    %s\n", o.best_idea.c_str());
+  std::printf("file    %s\n", o.best_file.c_str());
+  std::printf("kernels %lld in this run (%s); %lld evaluated on the board, %lld reused\n",
+              static_cast<long long>(o.totals.kernels), statuses.empty() ? "none" : statuses.c_str(),
+              static_cast<long long>(o.evaluated), static_cast<long long>(o.reused));
+  if (!o.llm.empty()) {
+    std::printf("llm     %s: %lld calls (%lld from the cache, %lld failed), %s tokens in, %s out, cost %.4f\n", o.llm.c_str(),
+                static_cast<long long>(o.totals.llm_calls), static_cast<long long>(o.totals.cache_hits),
+                static_cast<long long>(o.totals.llm_failures), with_commas(static_cast<double>(o.totals.prompt_tokens)).c_str(),
+                with_commas(static_cast<double>(o.totals.completion_tokens)).c_str(), o.totals.cost);
+  }
+  std::printf("next    eok show %lld | eok kernels --task %s --run %s | eok leaderboard | eok export --task %s --out DIR\n",
+              static_cast<long long>(o.best_kernel_id), o.task.c_str(), o.run_id.c_str(), o.task.c_str());
+  if (o.state == "stopped") std::printf("        continue it with: eok search --resume %s\n", o.run_id.c_str());
+}
+
+int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
+  log::set_level(global.log_level);
+  search::SearchRequest req{find_project_root(global.root), Workspace::open()};
+  req.config = Config::load(req.root, opt.config_file.empty() ? std::nullopt : std::optional<std::filesystem::path>(opt.config_file));
+  auto set = [&](const char* key, const auto& value) {
+    if (value) req.config.set(key, std::to_string(*value), "flag");
+  };
+  if (!opt.method.empty()) req.config.set("search.method", opt.method, "flag");
+  if (!opt.pool.empty()) req.config.set("search.pool", opt.pool, "flag");
+  set("search.iterations", opt.iterations);
+  set("search.parallel", opt.parallel);
+  set("search.population", opt.population);
+  set("search.generations", opt.generations);
+  set("search.seed", opt.seed);
+  set("search.top_k", opt.top_k);
+  set("budget.max_llm_calls", opt.max_llm_calls);
+  set("budget.max_tokens", opt.max_tokens);
+  set("budget.max_cost", opt.max_cost);
+  if (!opt.resume.empty()) {
+    req.resume_run = opt.resume;
+  } else if (opt.task.empty()) {
+    throw ConfigError("--task is required (or --resume RUN_ID): eok search --task mish");
+  }
+  req.task = opt.task;
+  req.board = opt.board;
+  req.replay = opt.replay;
+  req.terminal = isatty(STDERR_FILENO) != 0;
+  const search::SearchOutcome o = search::run_search(req);
+  if (opt.json) {
+    nlohmann::json j = o.summary;
+    j["run"] = o.run_id;
+    j["task"] = o.task;
+    j["board"] = o.board;
+    j["state"] = o.state;
+    std::cout << j.dump(2) << std::endl;
+  } else {
+    print_summary(o, *open_kernel_db(req.workspace));
+  }
+  return o.state == "finished" ? 0 : 7;
+}
+
+}  // namespace
+
+void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
+  auto opt = std::make_shared<SearchOptions>();
+  CLI::App* cmd = app.add_subcommand(
+      "search",
+      "Search for a faster kernel for a task. Each iteration runs --parallel idea-guided EoH searches: an LLM\n"
+      "applies optimisation thoughts from the idea pool to a kernel of the run's archive, then evolves them with\n"
+      "the strategies E1, E2, M1, M2, M3; every candidate is evaluated on the board (eok eval) and recorded in\n"
+      "the kernel database. Without an idea pool it is plain EoH; without any LLM (none configured, none found\n"
+      "on the usual local ports) it runs the knob tuner on the knobs ker0 declares, and says so.\n\n"
+      "LLM: any OpenAI-compatible endpoint: EOK_LLM_BASE_URL (e.g. http://127.0.0.1:8000/v1), EOK_LLM_MODEL,\n"
+      "EOK_LLM_API_KEY; or a vLLM/Ollama/llama.cpp server on 127.0.0.1 is found. Every reply is cached in the\n"
+      "workspace; --replay runs from that cache alone. Settings: configs/eok.toml, --config FILE, EOK_* variables,\n"
+      "flags (eok search --help lists the flags; src/common/config_keys.cc every key).\n\n"
+      "Ctrl-C stops after the proposals in flight; a stopped or killed run continues with --resume RUN_ID, and\n"
+      "nothing already recorded (LLM call or evaluation) is repeated.\n"
+      "Exit code: 0 finished, 7 stopped early (Ctrl-C, budget), 1-6 errors.\n\n"
+      "Examples:\n  eok search --task mish --board k1\n  EOK_LLM_BASE_URL=http://127.0.0.1:8000/v1 eok search --task relu_f32 --iterations 3\n"
+      "  eok search --resume r20261122-143005-7f3a");
+  cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32)");
+  cmd->add_option("--board,-b", opt->board, "board profile (k1: the virtual K1)")->capture_default_str();
+  cmd->add_option("--resume", opt->resume, "continue a stopped or killed run (its stored settings apply)");
+  cmd->add_option("--config", opt->config_file, "a TOML file of settings over configs/eok.toml");
+  cmd->add_option("--method", opt->method, "eok, eoh, tuner, or auto (default: eok with an LLM and an idea pool, eoh with an LLM, else tuner)");
+  cmd->add_option("--pool", opt->pool, "idea pool JSON (default: the workspace's latest mined pool)");
+  cmd->add_option("--iterations", opt->iterations, "EoK iterations (search.iterations)");
+  cmd->add_option("--parallel", opt->parallel, "parallel EoH searches per iteration (search.parallel)");
+  cmd->add_option("--population", opt->population, "EoH population size (search.population)");
+  cmd->add_option("--generations", opt->generations, "EoH generations (search.generations)");
+  cmd->add_option("--top-k", opt->top_k, "kernels kept for parent sampling (search.top_k)");
+  cmd->add_option("--seed", opt->seed, "seed of every random choice (default: drawn and recorded with the run)");
+  cmd->add_option("--max-llm-calls", opt->max_llm_calls, "stop after this many LLM requests");
+  cmd->add_option("--max-tokens", opt->max_tokens, "stop after this many tokens");
+  cmd->add_option("--max-cost", opt->max_cost, "stop after this cost (llm.price_* set the prices)");
+  cmd->add_flag("--replay", opt->replay, "answer every LLM request from the response cache; a miss fails clearly");
+  cmd->add_flag("--json", opt->json, "print the run's summary as JSON");
+  cmd->callback([opt, &global, &exit_code] { exit_code = run_search_command(*opt, global); });
+}
+
+}  // namespace eok::cli

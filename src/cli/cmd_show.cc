@@ -1,0 +1,91 @@
+// eok show: one kernel in full: source, idea, lineage, diffs against its parent and ker0, evidence.
+#include <cstdio>
+#include <iostream>
+#include <nlohmann/json.hpp>
+
+#include "src/cli/cli.h"
+#include "src/common/error.h"
+#include "src/common/log.h"
+#include "src/common/paths.h"
+#include "src/common/text_diff.h"
+#include "src/db/kernel_db.h"
+
+namespace eok::cli {
+
+namespace {
+
+struct ShowOptions {
+  int64_t id = 0;
+  bool json = false;
+};
+
+int run_show(const ShowOptions& opt, const GlobalOptions& global) {
+  log::set_level(global.log_level);
+  auto db = open_kernel_db(Workspace::open());
+  auto k = db->get_kernel(opt.id);
+  if (!k) throw NotFoundError("no kernel #" + std::to_string(opt.id) + " in the database (eok kernels --task T lists them)");
+  auto e = db->get_evaluation(k->id);
+  // Lineage: follow first parents back to ker0.
+  std::vector<db::KernelRecord> lineage;
+  for (auto p = *k; !p.parents.empty() && lineage.size() < 64;) {
+    auto parent = db->get_kernel(p.parents.front());
+    if (!parent) break;
+    lineage.push_back(*parent);
+    p = *parent;
+  }
+  auto ker0 = db->find_ker0(k->task, k->board);
+  const std::string vs_parent = lineage.empty() ? "" : unified_diff(lineage.front().source, k->source,
+                                                                    "kernel #" + std::to_string(lineage.front().id), "kernel #" + std::to_string(k->id));
+  const std::string vs_ker0 = ker0 ? unified_diff(ker0->source, k->source, "ker0 (#" + std::to_string(ker0->id) + ")",
+                                                  "kernel #" + std::to_string(k->id))
+                                   : "";
+  auto evidence = e ? nlohmann::json::parse(e->evidence_json.empty() ? "{}" : e->evidence_json, nullptr, false) : nlohmann::json();
+  if (opt.json) {
+    nlohmann::json j = {{"id", k->id}, {"task", k->task}, {"board", k->board}, {"run", k->run_id}, {"hash", k->hash},
+                        {"operator", k->op}, {"idea", k->description}, {"idea_id", k->idea_id}, {"thought_id", k->thought_id},
+                        {"parents", k->parents}, {"source", k->source}, {"diff_parent", vs_parent}, {"diff_ker0", vs_ker0}};
+    nlohmann::json chain = nlohmann::json::array();
+    for (const auto& l : lineage) chain.push_back({{"id", l.id}, {"operator", l.op}, {"idea", l.description}});
+    j["lineage"] = chain;
+    if (e) {
+      j["evaluation"] = {{"status", e->status}, {"message", e->message}, {"cycles", e->cycles ? nlohmann::json(*e->cycles) : nlohmann::json(nullptr)},
+                         {"speedup", e->speedup ? nlohmann::json(*e->speedup) : nlohmann::json(nullptr)}, {"seed", e->seed},
+                         {"evidence", evidence.is_discarded() ? nlohmann::json(nullptr) : evidence}};
+    }
+    std::cout << j.dump(2) << std::endl;
+    return 0;
+  }
+  std::printf("kernel #%lld  task %s  board %s  run %s  operator %s\n", static_cast<long long>(k->id), k->task.c_str(),
+              k->board.c_str(), k->run_id.empty() ? "(shared)" : k->run_id.c_str(), k->op.c_str());
+  std::printf("idea    %s\n", k->description.c_str());
+  if (!k->idea_id.empty()) std::printf("from    idea %s%s\n", k->idea_id.c_str(), k->thought_id.empty() ? "" : (", thought " + k->thought_id).c_str());
+  if (e) {
+    std::printf("status  %s: %s\n", e->status.c_str(), e->message.c_str());
+    if (e->speedup) std::printf("cycles  %s modeled, %.3fx ker0\n", with_commas(e->cycles.value_or(0)).c_str(), *e->speedup);
+  } else {
+    std::printf("status  not evaluated\n");
+  }
+  std::printf("lineage #%lld", static_cast<long long>(k->id));
+  for (const auto& l : lineage) std::printf(" <- #%lld (%s)", static_cast<long long>(l.id), l.op.c_str());
+  std::printf("\n\nsource:\n%s\n", k->source.c_str());
+  if (!vs_parent.empty()) std::printf("against its parent:\n%s\n", vs_parent.c_str());
+  if (!vs_ker0.empty() && (lineage.empty() || lineage.front().op != "ker0")) std::printf("against ker0:\n%s\n", vs_ker0.c_str());
+  if (e && e->status != "ok" && !evidence.is_discarded() && evidence.contains("evidence")) {
+    std::printf("evidence:\n%s\n", evidence["evidence"].dump(2).c_str());
+  }
+  return 0;
+}
+
+}  // namespace
+
+void add_show_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
+  auto opt = std::make_shared<ShowOptions>();
+  CLI::App* cmd = app.add_subcommand("show",
+                                     "Show one kernel: its source, idea, lineage back to ker0, the diff against its parent\n"
+                                     "and against ker0, and the evidence of its evaluation.");
+  cmd->add_option("kernel_id", opt->id, "kernel id, as eok kernels and eok leaderboard print it")->required();
+  cmd->add_flag("--json", opt->json, "print it as JSON");
+  cmd->callback([opt, &global, &exit_code] { exit_code = run_show(*opt, global); });
+}
+
+}  // namespace eok::cli

@@ -1,0 +1,190 @@
+#include "src/search/eoh_search.h"
+
+#include <algorithm>
+#include <future>
+#include <map>
+
+#include "src/search/kernel_brief.h"
+#include "src/search/sampling.h"
+
+namespace eok::search {
+
+namespace {
+
+std::vector<double> speedups(const std::vector<ScoredKernel>& ks) {
+  std::vector<double> s;
+  for (const auto& k : ks) s.push_back(k.speedup());
+  return s;
+}
+
+// Fastest first; ties by hash so the order never depends on timing.
+void sort_population(std::vector<ScoredKernel>& pop) {
+  std::sort(pop.begin(), pop.end(), [](const ScoredKernel& a, const ScoredKernel& b) {
+    return a.cycles() != b.cycles() ? a.cycles() < b.cycles() : a.kernel.hash < b.kernel.hash;
+  });
+}
+
+struct Attempt {
+  ProposalRequest request;
+  int generation = 0;
+};
+
+struct AttemptResult {
+  bool has_kernel = false;
+  ScoredKernel kernel;
+  std::string outcome;
+};
+
+class EohRun {
+ public:
+  EohRun(SearchContext& ctx, uint64_t run_seed, int iteration, int index)
+      : ctx_(ctx), iteration_(iteration), index_(index), rng_(derive_seed(run_seed, {uint64_t(iteration), uint64_t(index)})) {}
+
+  EohResult run(const std::vector<ScoredKernel>& archive, const Effectiveness& eff) {
+    const ScoredKernel parent = archive[softmax_pick(speedups(archive), ctx_.settings.parent_temperature, rng_)];
+    const int P = ctx_.settings.population;
+    std::vector<Attempt> init;
+    if (ctx_.pool) {
+      const auto& idea = ctx_.pool->ideas[rng_.index(ctx_.pool->ideas.size())];
+      result_.idea_id = idea.id;
+      std::vector<double> scores;
+      for (const auto& t : idea.thoughts) scores.push_back(eff.count(t.id) ? eff.at(t.id) : t.effectiveness);
+      const double temp = ctx_.settings.thought_softmax ? ctx_.settings.thought_temperature : 0.0;
+      // Distinct thoughts first; with more slots than thoughts, the rest are drawn again by softmax.
+      std::vector<size_t> picks = softmax_pick_distinct(scores, static_cast<size_t>(P), temp, rng_);
+      while (picks.size() < static_cast<size_t>(P)) picks.push_back(softmax_pick(scores, temp, rng_));
+      for (size_t t : picks) init.push_back(attempt("init", {parent}, 0, &idea, &idea.thoughts[t]));
+    } else {
+      for (int i = 0; i < P; ++i) init.push_back(attempt("i1", {parent}, 0));
+    }
+    std::vector<ScoredKernel> population = {parent};
+    absorb(run_batch(init), population);
+    for (int g = 1; g <= ctx_.settings.generations && !ctx_.stop; ++g) {
+      std::vector<Attempt> batch;
+      for (const char* op : kOperators) {
+        const bool crossover = op[0] == 'E';
+        std::vector<size_t> idx = softmax_pick_distinct(speedups(population), crossover ? 2 : 1,
+                                                        ctx_.settings.parent_temperature, rng_);
+        std::vector<ScoredKernel> parents;
+        for (size_t i : idx) parents.push_back(population[i]);
+        batch.push_back(attempt(op, parents, g));
+      }
+      absorb(run_batch(batch), population);
+    }
+    result_.population = population;
+    if (!result_.idea_id.empty()) {
+      const double best = population.empty() ? 0 : population.front().speedup();
+      result_.observations.push_back({result_.idea_id, parent.speedup() > 0 ? best / parent.speedup() - 1 : 0});
+    }
+    return result_;
+  }
+
+ private:
+  Attempt attempt(const std::string& op, std::vector<ScoredKernel> parents, int generation,
+                  const idea_pool::Idea* idea = nullptr, const idea_pool::Thought* thought = nullptr) {
+    Attempt a;
+    a.request.op = op;
+    a.request.idea = idea;
+    a.request.thought = thought;
+    a.request.seed = rng_.next();
+    a.generation = generation;
+    // A failure of the last attempt from this parent goes into the next prompt of the lineage.
+    if (!parents.empty() && op[0] != 'E') {
+      auto it = feedback_.find(parents.front().kernel.id);
+      if (it != feedback_.end()) {
+        a.request.feedback = it->second;
+        feedback_.erase(it);
+      }
+    }
+    a.request.parents = std::move(parents);
+    return a;
+  }
+
+  std::string where(const Attempt& a) const {
+    return "iter " + std::to_string(iteration_ + 1) + " search " + std::to_string(index_ + 1) + " gen " +
+           std::to_string(a.generation) + " " + a.request.op;
+  }
+
+  AttemptResult run_one(const Attempt& a) {
+    AttemptResult r;
+    const GeneratedKernel g = ctx_.generator->propose(a.request);
+    if (g.called) ctx_.progress.llm_call(g.call_ok, g.cache_hit);
+    if (g.stop_run) ctx_.request_stop(g.reason);
+    if (!g.ok) {
+      r.outcome = "no kernel: " + g.reason;
+      return r;
+    }
+    db::KernelRecord k;
+    k.source = g.source;
+    k.description = g.idea;
+    for (const auto& p : a.request.parents) k.parents.push_back(p.kernel.id);
+    k.op = a.request.op;
+    if (a.request.idea) k.idea_id = a.request.idea->id;
+    else if (!result_.idea_id.empty()) k.idea_id = result_.idea_id;
+    if (a.request.thought) k.thought_id = a.request.thought->id;
+    k.iteration = iteration_;
+    k.search = index_;
+    k.generation = a.generation;
+    bool duplicate = false;
+    r.kernel = ctx_.evals.submit(k, &duplicate);
+    r.has_kernel = true;
+    ctx_.generator->attach(g.llm_call_id, r.kernel.kernel.id);
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " %.3fx", r.kernel.speedup());
+    r.outcome = "kernel #" + std::to_string(r.kernel.kernel.id) + " " + r.kernel.eval.status +
+                (r.kernel.ok() ? buf : "") + (duplicate ? " (a repeat of an earlier kernel)" : "");
+    return r;
+  }
+
+  // Runs a batch of attempts concurrently (the LLM client and the evaluation service bound the real
+  // concurrency) and returns the results in the batch's order.
+  std::vector<std::pair<Attempt, AttemptResult>> run_batch(const std::vector<Attempt>& batch) {
+    std::vector<std::future<AttemptResult>> futures;
+    for (const auto& a : batch) {
+      if (ctx_.stop) break;
+      futures.push_back(std::async(std::launch::async, [this, a] { return run_one(a); }));
+    }
+    std::vector<std::pair<Attempt, AttemptResult>> out;
+    for (size_t i = 0; i < futures.size(); ++i) {
+      AttemptResult r = futures[i].get();
+      const Attempt& a = batch[i];
+      ctx_.progress.proposal(where(a), r.outcome, r.has_kernel && r.kernel.ok(), r.kernel.speedup());
+      out.emplace_back(a, std::move(r));
+    }
+    return out;
+  }
+
+  void absorb(const std::vector<std::pair<Attempt, AttemptResult>>& results, std::vector<ScoredKernel>& population) {
+    for (const auto& [a, r] : results) {
+      const ScoredKernel* parent = a.request.parents.empty() ? nullptr : &a.request.parents.front();
+      const bool correct = r.has_kernel && r.kernel.ok();
+      if (a.request.thought) {
+        const double imp = correct && parent && parent->speedup() > 0 ? r.kernel.speedup() / parent->speedup() - 1
+                                                                       : kFailedProposalImprovement;
+        result_.observations.push_back({a.request.thought->id, imp});
+      }
+      if (r.has_kernel && !correct && parent) feedback_[parent->kernel.id] = failure_feedback(r.kernel);
+      if (!correct) continue;
+      const bool present = std::any_of(population.begin(), population.end(),
+                                       [&](const ScoredKernel& k) { return k.kernel.hash == r.kernel.kernel.hash; });
+      if (!present) population.push_back(r.kernel);
+    }
+    sort_population(population);
+    if (population.size() > static_cast<size_t>(ctx_.settings.population)) population.resize(ctx_.settings.population);
+  }
+
+  SearchContext& ctx_;
+  const int iteration_, index_;
+  Rng rng_;
+  EohResult result_;
+  std::map<int64_t, std::string> feedback_;  // parent kernel id -> why its last child failed
+};
+
+}  // namespace
+
+EohResult run_eoh_search(SearchContext& ctx, uint64_t run_seed, int iteration, int index,
+                         const std::vector<ScoredKernel>& archive, const Effectiveness& effectiveness) {
+  return EohRun(ctx, run_seed, iteration, index).run(archive, effectiveness);
+}
+
+}  // namespace eok::search

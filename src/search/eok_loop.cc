@@ -1,0 +1,67 @@
+#include "src/search/eok_loop.h"
+
+#include <algorithm>
+#include <future>
+#include <map>
+
+namespace eok::search {
+
+namespace {
+
+Effectiveness initial_effectiveness(const idea_pool::IdeaPool* pool) {
+  Effectiveness eff;
+  if (!pool) return eff;
+  for (const auto& idea : pool->ideas) {
+    eff[idea.id] = idea.effectiveness;
+    for (const auto& t : idea.thoughts) eff[t.id] = t.effectiveness;
+  }
+  return eff;
+}
+
+}  // namespace
+
+LoopResult run_eok_loop(SearchContext& ctx, db::KernelDb& db, const std::string& run_id, const std::string& board,
+                        uint64_t run_seed, const ScoredKernel& baseline) {
+  LoopResult result;
+  Effectiveness eff = initial_effectiveness(ctx.pool);
+  // A resumed run finds its earlier updates on record: they are replayed, not recorded twice.
+  std::map<std::pair<int, std::string>, double> recorded;
+  for (const auto& u : db.idea_updates(run_id)) recorded[{u.iteration, u.idea_id}] = u.after;
+  const auto& s = ctx.settings;
+  for (int it = 0; it < s.iterations && !ctx.stop; ++it) {
+    ctx.progress.phase("iteration " + std::to_string(it + 1) + "/" + std::to_string(s.iterations));
+    // The archive: the run's best correct kernels so far, and ker0.
+    std::vector<ScoredKernel> archive = {baseline};
+    for (const auto& row : db.best_kernels(ctx.task.id, board, run_id, static_cast<size_t>(s.top_k))) {
+      if (!row.evaluation || row.kernel.hash == baseline.kernel.hash) continue;
+      archive.push_back({row.kernel, *row.evaluation});
+    }
+    std::sort(archive.begin(), archive.end(), [](const ScoredKernel& a, const ScoredKernel& b) {
+      return a.cycles() != b.cycles() ? a.cycles() < b.cycles() : a.kernel.hash < b.kernel.hash;
+    });
+    if (archive.size() > static_cast<size_t>(s.top_k)) archive.resize(s.top_k);
+
+    std::vector<std::future<EohResult>> searches;
+    for (int i = 0; i < s.parallel; ++i) {
+      searches.push_back(std::async(std::launch::async,
+                                    [&, i] { return run_eoh_search(ctx, run_seed, it, i, archive, eff); }));
+    }
+    std::map<std::string, std::vector<double>> observed;
+    for (auto& f : searches) {
+      for (const auto& o : f.get().observations) observed[o.id].push_back(o.improvement);
+    }
+    // Effectiveness moves toward what this iteration observed; the pool file itself never changes.
+    for (const auto& [id, values] : observed) {
+      double mean = 0;
+      for (double v : values) mean += v;
+      mean /= static_cast<double>(values.size());
+      const double before = eff[id];
+      eff[id] = (1 - s.effectiveness_rate) * before + s.effectiveness_rate * mean;
+      if (!recorded.count({it, id})) db.insert_idea_update({run_id, it, id, before, eff[id], static_cast<int>(values.size())});
+    }
+    result.iterations_done = it + 1;
+  }
+  return result;
+}
+
+}  // namespace eok::search

@@ -1,0 +1,147 @@
+#include "src/search/evaluation_service.h"
+
+#include <chrono>
+
+#include "src/common/fs_util.h"
+#include "src/search/proposal.h"
+#include "src/search/sampling.h"
+
+namespace eok::search {
+
+namespace {
+double now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+}  // namespace
+
+db::EvaluationRecord to_record(const evaluator::EvalResult& r, int64_t kernel_id, const std::string& setup) {
+  db::EvaluationRecord e;
+  e.kernel_id = kernel_id;
+  e.status = evaluator::status_name(r.status);
+  e.message = r.message;
+  const nlohmann::json j = r.to_json();
+  e.evidence_json = nlohmann::json{{"evidence", j["evidence"]}, {"profile", j["profile"]}, {"timings_s", j["timings_s"]},
+                                   {"sandbox", j["sandbox"]}}
+                        .dump();
+  e.cycles = r.cycles;
+  e.baseline_cycles = r.baseline_cycles;
+  e.speedup = r.speedup;
+  e.seed = r.seed;
+  e.seconds = r.timings.total;
+  e.setup = setup;
+  e.created_at = now();
+  return e;
+}
+
+EvaluationService::EvaluationService(evaluator::BoardEvaluator& evaluator, db::KernelDb& db, const evaluator::Task& task,
+                                     std::string board, std::string run_id, uint64_t run_seed, int concurrency)
+    : evaluator_(evaluator),
+      db_(db),
+      task_(task),
+      board_(std::move(board)),
+      run_id_(std::move(run_id)),
+      run_seed_(run_seed),
+      board_slots_(std::max(1, std::min(concurrency, 64))) {}
+
+db::EvaluationRecord EvaluationService::evaluate(const db::KernelRecord& k) {
+  // A seed per (run, kernel): a resumed run draws the same inputs; another run draws fresh ones.
+  const uint64_t seed = derive_seed(run_seed_, {std::hash<std::string>{}(k.hash)});
+  board_slots_.acquire();
+  evaluator::EvalResult r;
+  try {
+    r = evaluator_.evaluate_against_baseline(task_, k.source, seed);
+  } catch (...) {
+    board_slots_.release();
+    throw;
+  }
+  board_slots_.release();
+  return to_record(r, k.id, evaluator_.setup());
+}
+
+ScoredKernel EvaluationService::baseline() {
+  db::KernelRecord k;
+  k.source = read_file(task_.ker0_path());
+  k.op = "ker0";
+  k.description = task_.approach.empty() ? "the task's baseline kernel" : task_.approach;
+  k.run_id = "";  // shared by every run of the task and board
+  k.hash = kernel_hash(k.source);
+  k.task = task_.id;
+  k.board = board_;
+  k.created_at = now();
+  std::optional<db::KernelRecord> row = db_.get_kernel(db_.ensure_ker0(k));
+  if (auto e = db_.get_evaluation(row->id); e && e->setup == evaluator_.setup()) return {*row, *e};
+  db::EvaluationRecord e = evaluate(*row);
+  db_.insert_evaluation(e);
+  std::lock_guard<std::mutex> lock(mutex_);
+  counts_.evaluated++;
+  return {*row, e};
+}
+
+ScoredKernel EvaluationService::submit(db::KernelRecord k, bool* duplicate) {
+  k.run_id = run_id_;
+  k.task = task_.id;
+  k.board = board_;
+  k.hash = kernel_hash(k.source);
+  if (k.created_at == 0) k.created_at = now();
+  if (duplicate) *duplicate = false;
+
+  std::promise<ScoredKernel> promise;
+  std::shared_future<ScoredKernel> earlier;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = in_flight_.find(k.hash);
+    if (it != in_flight_.end()) earlier = it->second;
+    else in_flight_[k.hash] = promise.get_future().share();
+  }
+  if (earlier.valid()) {
+    // The same source was submitted before in this process: one evaluation serves both.
+    if (duplicate) *duplicate = true;
+    return earlier.get();
+  }
+  try {
+    ScoredKernel result;
+    if (auto existing = db_.find_kernel(run_id_, k.hash)) {
+      // Already in this run: a resumed run meets its own kernel at the same place; anywhere else the
+      // generator repeated an earlier kernel.
+      if (duplicate) {
+        *duplicate = !(existing->op == k.op && existing->iteration == k.iteration && existing->search == k.search &&
+                       existing->generation == k.generation);
+      }
+      result.kernel = *existing;
+    } else {
+      result.kernel = k;
+      result.kernel.id = db_.insert_kernel(k);
+    }
+    if (auto e = db_.get_evaluation(result.kernel.id)) {
+      result.eval = *e;
+      std::lock_guard<std::mutex> lock(mutex_);
+      counts_.reused++;
+    } else if (auto other = db_.find_evaluation_by_hash(task_.id, board_, k.hash, evaluator_.setup())) {
+      result.eval = *other;
+      result.eval.kernel_id = result.kernel.id;
+      result.eval.created_at = now();
+      db_.insert_evaluation(result.eval);
+      std::lock_guard<std::mutex> lock(mutex_);
+      counts_.reused++;
+    } else {
+      result.eval = evaluate(result.kernel);
+      db_.insert_evaluation(result.eval);
+      std::lock_guard<std::mutex> lock(mutex_);
+      counts_.evaluated++;
+    }
+    promise.set_value(result);
+    return result;
+  } catch (...) {
+    promise.set_exception(std::current_exception());
+    std::lock_guard<std::mutex> lock(mutex_);
+    in_flight_.erase(k.hash);
+    throw;
+  }
+}
+
+EvaluationCounts EvaluationService::counts() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return counts_;
+}
+
+}  // namespace eok::search

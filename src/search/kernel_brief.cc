@@ -1,0 +1,89 @@
+#include "src/search/kernel_brief.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <sstream>
+#include <vector>
+
+namespace eok::search {
+
+namespace {
+
+std::string first_lines(const std::string& text, size_t n) {
+  std::istringstream in(text);
+  std::string line, out;
+  for (size_t i = 0; i < n && std::getline(in, line); ++i) out += "    " + line + "\n";
+  return out;
+}
+
+nlohmann::json evidence(const ScoredKernel& k) {
+  auto j = nlohmann::json::parse(k.eval.evidence_json, nullptr, false);
+  return j.is_discarded() ? nlohmann::json::object() : j;
+}
+
+}  // namespace
+
+std::string kernel_brief(const ScoredKernel& k, bool with_profile) {
+  std::ostringstream out;
+  out << "Idea: " << (k.kernel.description.empty() ? "(not stated)" : k.kernel.description) << "\n";
+  char perf[160];
+  std::snprintf(perf, sizeof perf, "Performance: %.0f modeled cycles, %.2fx the baseline", k.cycles(), k.speedup());
+  out << perf;
+  const auto j = evidence(k);
+  const auto& profile = j.contains("profile") ? j["profile"] : nlohmann::json();
+  if (profile.is_object()) {
+    out << ", " << profile.value("bound", "compute") << "-bound";
+    if (with_profile && profile.contains("cycles_by_class")) {
+      std::vector<std::pair<double, std::string>> classes;
+      for (const auto& [name, cyc] : profile["cycles_by_class"].items()) classes.emplace_back(cyc.get<double>(), name);
+      std::sort(classes.rbegin(), classes.rend());
+      const double total = std::max(1.0, profile.value("compute_cycles", 1.0));
+      out << "; time by instruction class:";
+      for (size_t i = 0; i < classes.size() && i < 5; ++i) {
+        std::snprintf(perf, sizeof perf, " %s %.0f%%", classes[i].second.c_str(), 100 * classes[i].first / total);
+        out << perf;
+      }
+      if (profile.contains("hot_blocks") && !profile["hot_blocks"].empty()) {
+        const auto& hot = profile["hot_blocks"][0];
+        std::snprintf(perf, sizeof perf, "\nHottest block: %.0f%% of the time, %.1f cycles per execution, vtype %s:\n",
+                      100 * hot.value("cycles", 0.0) / total, hot.value("cycles_per_execution", 0.0),
+                      hot.value("vtype", "?").c_str());
+        out << perf;
+        size_t shown = 0;
+        for (const auto& insn : hot["instructions"]) {
+          if (shown++ == 32) break;
+          out << "    " << insn.get<std::string>() << "\n";
+        }
+      }
+    }
+  }
+  out << "\nCode:\n```c\n" << k.kernel.source;
+  if (!k.kernel.source.empty() && k.kernel.source.back() != '\n') out << "\n";
+  out << "```\n";
+  return out.str();
+}
+
+std::string failure_feedback(const ScoredKernel& failed) {
+  std::ostringstream out;
+  out << "Its status was " << failed.eval.status << ": " << failed.eval.message << "\n";
+  const auto j = evidence(failed);
+  if (!j.contains("evidence")) return out.str();
+  const auto& ev = j["evidence"];
+  if (ev.contains("compiler_output") && failed.eval.status == "compile_error") {
+    out << "Compiler output:\n" << first_lines(ev["compiler_output"].get<std::string>(), 15);
+  }
+  if (ev.contains("mismatches") && !ev["mismatches"].empty()) {
+    out << "First mismatches (sizes, output[index]: expected, got):\n";
+    size_t n = 0;
+    for (const auto& m : ev["mismatches"]) {
+      if (n++ == 4) break;
+      out << "    " << m.value("sizes", "") << ", " << m.value("output", "") << "[" << m.value("index", -1)
+          << "]: " << m.value("expected", "") << ", " << m.value("got", "") << "\n";
+    }
+  }
+  return out.str();
+}
+
+}  // namespace eok::search

@@ -1,0 +1,99 @@
+#include "src/search/progress.h"
+
+#include <cstdio>
+
+#include "src/common/log.h"
+
+namespace eok::search {
+
+std::string format_duration(double seconds) {
+  const long s = static_cast<long>(seconds + 0.5);
+  char buf[32];
+  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+  else std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+  return buf;
+}
+
+Progress::Progress(int64_t planned, bool terminal)
+    : planned_(planned), terminal_(terminal), start_(std::chrono::steady_clock::now()) {}
+
+Progress::~Progress() { finish(); }
+
+std::string Progress::status_locked() const {
+  const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  char buf[256];
+  std::string eta = "";
+  if (done_ > 0 && planned_ > done_) eta = ", ~" + format_duration(elapsed * static_cast<double>(planned_ - done_) / static_cast<double>(done_)) + " left";
+  std::snprintf(buf, sizeof buf, "%s | %lld/%lld proposals (%lld correct, %lld failed) | LLM %lld calls (%lld cached, %lld failed) | best %.3fx | %s%s",
+                phase_.c_str(), static_cast<long long>(done_), static_cast<long long>(planned_),
+                static_cast<long long>(correct_), static_cast<long long>(failed_), static_cast<long long>(calls_),
+                static_cast<long long>(cached_), static_cast<long long>(call_failures_), best_,
+                format_duration(elapsed).c_str(), eta.c_str());
+  return buf;
+}
+
+void Progress::redraw_locked() {
+  if (!terminal_) return;
+  std::fprintf(stderr, "\r\033[K%s", status_locked().c_str());
+  std::fflush(stderr);
+  drawn_ = true;
+  last_draw_ = std::chrono::steady_clock::now();
+}
+
+void Progress::phase(const std::string& text) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  phase_ = text;
+  if (!terminal_) log::info("{}", text);
+  redraw_locked();
+}
+
+void Progress::proposal(const std::string& where, const std::string& outcome, bool correct, double speedup) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++done_;
+  if (correct) {
+    ++correct_;
+    if (speedup > best_) best_ = speedup;
+  } else {
+    ++failed_;
+  }
+  if (terminal_) {
+    redraw_locked();
+  } else {
+    log::info("{}: {} (best {:.3f}x, {}/{} proposals)", where, outcome, best_, done_, planned_);
+  }
+}
+
+void Progress::llm_call(bool ok, bool cache_hit) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++calls_;
+  if (cache_hit) ++cached_;
+  if (!ok) ++call_failures_;
+  if (terminal_ && std::chrono::steady_clock::now() - last_draw_ > std::chrono::milliseconds(100)) redraw_locked();
+}
+
+void Progress::note(const std::string& line) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (terminal_ && drawn_) std::fprintf(stderr, "\r\033[K");
+  log::info("{}", line);
+  redraw_locked();
+}
+
+void Progress::baseline(double speedup) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (speedup > best_) best_ = speedup;
+}
+
+void Progress::finish() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (terminal_ && drawn_) {
+    std::fprintf(stderr, "\r\033[K%s\n", status_locked().c_str());
+    drawn_ = false;
+  }
+}
+
+double Progress::best_speedup() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return best_;
+}
+
+}  // namespace eok::search

@@ -1,0 +1,48 @@
+// Progress of a search: a live status line on a terminal (counts, best speedup, elapsed, ETA), plain log
+// lines otherwise. Thread-safe.
+#pragma once
+
+#include <chrono>
+#include <cstdint>
+#include <mutex>
+#include <string>
+
+namespace eok::search {
+
+class Progress {
+ public:
+  // `planned`: proposals the run expects to make (for the ETA); `terminal`: redraw one line on stderr.
+  Progress(int64_t planned, bool terminal);
+  ~Progress();
+
+  void phase(const std::string& text);  // "iteration 1/2"
+  // One proposal finished: `where` ("iter 1 search 0 M1"), `outcome` ("ok 1.13x", "wrong_answer",
+  // "no kernel: HTTP 500 ..."), whether it produced a correct kernel, and its speedup.
+  void proposal(const std::string& where, const std::string& outcome, bool correct, double speedup);
+  void llm_call(bool ok, bool cache_hit);
+  void note(const std::string& line);   // a log line that does not disturb the status line
+  void baseline(double speedup);        // the speedup to beat (ker0's, about 1)
+  void finish();
+
+  double best_speedup() const;
+
+ private:
+  void redraw_locked();
+  std::string status_locked() const;
+
+  mutable std::mutex mutex_;
+  const int64_t planned_;
+  const bool terminal_;
+  const std::chrono::steady_clock::time_point start_;
+  std::chrono::steady_clock::time_point last_draw_{};
+  std::string phase_;
+  int64_t done_ = 0, correct_ = 0, failed_ = 0;
+  int64_t calls_ = 0, cached_ = 0, call_failures_ = 0;
+  double best_ = 0;
+  bool drawn_ = false;
+};
+
+// "1:05", "12:30", "1:02:03"
+std::string format_duration(double seconds);
+
+}  // namespace eok::search

@@ -1,0 +1,28 @@
+// Reading a kernel proposal out of an LLM reply, defensively, and the identity of a kernel source.
+#pragma once
+
+#include <string>
+
+namespace eok::search {
+
+struct Proposal {
+  bool ok = false;
+  std::string reason;  // why the reply is not a candidate (ok == false)
+  std::string code;    // the C source of the kernel
+  std::string idea;    // the one-sentence idea ("" when the reply states none)
+};
+
+// A reply is a candidate when it holds exactly one fenced code block that defines `entry`. The idea is
+// the text of an "Idea:" line before the block, else the first sentence before it. Replies that are too
+// large, not UTF-8, without such a block, with several, or with an unclosed block (a truncated reply) are
+// not candidates, and `reason` says which.
+Proposal parse_proposal(const std::string& reply, const std::string& entry);
+
+// The source with comments removed and white space collapsed: two kernels that differ only in those are
+// the same kernel, evaluated once.
+std::string normalize_source(const std::string& source);
+
+// content_hash(normalize_source(source)).
+std::string kernel_hash(const std::string& source);
+
+}  // namespace eok::search

@@ -1,0 +1,302 @@
+#include "src/search/search_run.h"
+
+#include <signal.h>
+
+#include <atomic>
+#include <chrono>
+#include <random>
+
+#include "evaluator/board_session.h"
+#include "evaluator/task.h"
+#include "idea_pool/pool.h"
+#include "rag/retriever.h"
+#include "src/common/error.h"
+#include "src/common/fs_util.h"
+#include "src/common/log.h"
+#include "src/db/run_id.h"
+#include "src/llm/discovery.h"
+#include "src/llm/llm_factory.h"
+#include "src/llm/llm_settings.h"
+#include "src/llm/llm_stats.h"
+#include "src/search/eok_loop.h"
+#include "src/search/llm_generator.h"
+#include "src/search/prompt_library.h"
+#include "src/search/settings.h"
+#include "src/search/tuner.h"
+
+namespace eok::search {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+// Ctrl-C asks the running search to stop after what is in flight; a second Ctrl-C exits at once.
+std::atomic<std::atomic<bool>*> g_stop{nullptr};
+std::atomic<int> g_interrupts{0};
+
+void on_interrupt(int) {
+  if (g_interrupts.fetch_add(1) >= 1) _exit(130);
+  if (auto* flag = g_stop.load()) flag->store(true);
+}
+
+class InterruptGuard {
+ public:
+  explicit InterruptGuard(std::atomic<bool>& flag) {
+    g_stop = &flag;
+    g_interrupts = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &previous_int_);
+    sigaction(SIGTERM, &sa, &previous_term_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &previous_int_, nullptr);
+    sigaction(SIGTERM, &previous_term_, nullptr);
+    g_stop = nullptr;
+  }
+  bool interrupted() const { return g_interrupts > 0; }
+
+ private:
+  struct sigaction previous_int_ {}, previous_term_ {};
+};
+
+struct LlmChoice {
+  std::optional<llm::LlmSettings> settings;  // nullopt: no LLM
+  std::string why;                           // one line: where it came from, or why there is none
+};
+
+// The endpoint from the configuration (llm.* keys, EOK_LLM_* in the environment), else a local server.
+LlmChoice choose_llm(const Config& c) {
+  LlmChoice choice;
+  llm::LlmSettings s;
+  s.base_url = c.str("llm.base_url");
+  while (!s.base_url.empty() && s.base_url.back() == '/') s.base_url.pop_back();
+  s.model = c.str("llm.model");
+  s.api_key = c.str("llm.api_key");
+  s.timeout_seconds = c.number("llm.timeout_seconds");
+  s.max_retries = static_cast<int>(c.integer("llm.max_retries"));
+  s.backoff_initial_seconds = c.number("llm.backoff_initial_seconds");
+  s.backoff_max_seconds = c.number("llm.backoff_max_seconds");
+  s.max_concurrency = static_cast<int>(c.integer("llm.max_concurrency"));
+  s.price_input_per_mtok = c.number("llm.price_input_per_mtok");
+  s.price_output_per_mtok = c.number("llm.price_output_per_mtok");
+  if (s.base_url.empty()) {
+    if (!c.boolean("llm.discover")) {
+      choice.why = "no LLM endpoint configured (EOK_LLM_BASE_URL) and discovery is off";
+      return choice;
+    }
+    auto found = llm::discover_local_server();
+    if (!found) {
+      choice.why = "no LLM endpoint configured (set EOK_LLM_BASE_URL and EOK_LLM_MODEL) and none found on 127.0.0.1 "
+                   "(vLLM :8000, Ollama :11434, llama.cpp :8080)";
+      return choice;
+    }
+    s.base_url = found->base_url;
+    s.server_kind = found->kind;
+    if (s.model.empty()) s.model = found->model;
+    choice.why = "found " + found->kind + " at " + found->base_url + ", model " + s.model;
+  } else {
+    if (s.model.empty()) {
+      auto server = llm::probe_server(s.base_url, s.api_key, 10);
+      if (!server) throw ConfigError("llm.base_url " + s.base_url + " lists no model: set EOK_LLM_MODEL");
+      s.model = server->model;
+      s.server_kind = server->kind;
+    }
+    choice.why = "LLM at " + s.base_url + " (from " + c.origin("llm.base_url") + "), model " + s.model;
+  }
+  choice.settings = s;
+  return choice;
+}
+
+std::optional<idea_pool::IdeaPool> find_pool(const Config& c, const Workspace& ws, std::string* note) {
+  std::string path = c.str("search.pool");
+  if (path.empty()) {
+    const fs::path latest = idea_pool::latest_pool_path(ws.root());
+    if (!fs::exists(latest)) {
+      *note = "no idea pool (eok mine writes one; --pool FILE names one)";
+      return std::nullopt;
+    }
+    path = latest.string();
+  }
+  auto pool = idea_pool::load_pool(path);
+  *note = "idea pool " + path + ": " + std::to_string(pool.ideas.size()) + " ideas, " +
+          std::to_string(pool.thought_count()) + " thoughts" + (pool.description.empty() ? "" : " (" + pool.description + ")");
+  return pool;
+}
+
+}  // namespace
+
+SearchOutcome run_search(SearchRequest req) {
+  const auto started = std::chrono::steady_clock::now();
+  auto db = db::KernelDb::open(req.workspace.database_path());
+
+  // The run: a new one from the configuration, or a recorded one with its own configuration and seed.
+  db::RunRecord run;
+  Config config = req.config;
+  if (req.resume_run) {
+    auto found = db->get_run(*req.resume_run);
+    if (!found) throw NotFoundError("no run " + *req.resume_run + " in " + req.workspace.database_path().string() + " (eok runs lists them)");
+    run = *found;
+    if (run.state == "finished") log::info("run {} had finished; retracing it changes nothing new", run.id);
+    config = Config::from_json(nlohmann::json::parse(run.config_json));
+    req.task = run.task;
+    req.board = run.board;
+    log::info("resuming run {} ({} on {}, method {}, seed {})", run.id, run.task, run.board, run.method, run.seed);
+  }
+  const auto resolved = evaluator::resolve_task_id(req.root / "kernels", req.task);
+  if (!resolved.note.empty()) log::info("{}", resolved.note);
+  const evaluator::Task task = evaluator::load_task(req.root / "kernels" / resolved.id);
+  SearchSettings settings = SearchSettings::from_config(config);
+
+  // The method, and the LLM if it needs one.
+  std::optional<llm::LlmSettings> llm_settings;
+  std::string pool_note;
+  std::optional<idea_pool::IdeaPool> pool;
+  std::string method = req.resume_run ? run.method : settings.method;
+  if (method != "tuner") {
+    LlmChoice choice;
+    if (req.replay) {
+      llm::LlmSettings s;
+      s.base_url = "replay";
+      s.model = req.resume_run ? run.model : config.str("llm.model");
+      if (s.model.empty()) throw ConfigError("--replay needs the model the recorded run used: set EOK_LLM_MODEL or --resume RUN_ID");
+      choice.settings = s;
+      choice.why = "replaying from the response cache alone (model " + s.model + ")";
+    } else {
+      choice = choose_llm(config);
+    }
+    if (!choice.settings) {
+      if (method == "eok" || method == "eoh") throw ConfigError("--method " + method + " needs an LLM: " + choice.why);
+      log::info("{}: running the non-LLM knob tuner instead", choice.why);
+      method = "tuner";
+    } else {
+      llm_settings = choice.settings;
+      log::info("{}", choice.why);
+      pool = find_pool(config, req.workspace, &pool_note);
+      if (method == "eok" && !pool) throw ConfigError("--method eok needs an idea pool: " + pool_note);
+      if (method == "auto") method = pool ? "eok" : "eoh";
+      if (method == "eoh" && pool) pool.reset();
+      log::info("{}", method == "eoh" ? pool_note + ": running plain EoH" : pool_note);
+    }
+  }
+  settings.method = method;
+
+  auto session = evaluator::open_board_session(req.root, req.workspace, req.board);
+  if (!req.resume_run) {
+    if (settings.seed == 0) {
+      settings.seed = (static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}();
+      config.set("search.seed", std::to_string(static_cast<int64_t>(settings.seed & 0x7fffffffffffffffull)), "drawn");
+      settings.seed &= 0x7fffffffffffffffull;
+    }
+    run.id = db::new_run_id(settings.seed);
+    run.task = task.id;
+    run.board = session.board.name;
+    run.state = "running";
+    run.method = method;
+    config.set("search.method", method, "resolved");
+    run.config_json = config.to_json().dump();
+    run.seed = settings.seed;
+    run.toolchain = session.tools.clang_version + "; " + session.tools.qemu_version;
+    run.model = llm_settings ? llm_settings->model : "";
+    run.started_at = run.updated_at = unix_now();
+    db->create_run(run);
+    log::info("run {}: {} on {} with {}, seed {}", run.id, task.id, run.board, method, run.seed);
+  } else {
+    settings.seed = run.seed;
+    db->update_run(run.id, "running", run.summary_json);
+  }
+
+  std::atomic<bool> stop{false};
+  InterruptGuard interrupts(stop);
+  const bool llm_run = method != "tuner";
+  Progress progress(llm_run ? settings.planned_proposals() : settings.tuner_max_evaluations, req.terminal);
+  EvaluationService evals(*session.evaluator, *db, task, session.board.name, run.id, run.seed, settings.eval_concurrency);
+  SearchOutcome out;
+  out.run_id = run.id;
+  out.task = task.id;
+  out.board = session.board.name;
+  out.method = method;
+
+  progress.phase("measuring ker0");
+  const ScoredKernel baseline = evals.baseline();
+  if (!baseline.ok()) {
+    throw Error("kernels/" + task.id + "/ker0.c does not pass on board " + out.board + ": " + baseline.eval.status + ": " + baseline.eval.message);
+  }
+  out.baseline_cycles = baseline.cycles();
+  progress.baseline(baseline.speedup());
+
+  llm::LlmStats llm_stats;
+  std::unique_ptr<llm::Llm> client;
+  std::unique_ptr<PromptLibrary> prompts;
+  std::unique_ptr<rag::Retriever> retriever;
+  std::unique_ptr<LlmGenerator> generator;
+  if (llm_run) {
+    llm::LlmBudget budget;
+    budget.max_calls = config.integer("budget.max_llm_calls");
+    budget.max_tokens = config.integer("budget.max_tokens");
+    budget.max_cost = config.number("budget.max_cost");
+    client = llm::make_llm(*llm_settings, budget, req.workspace.llm_cache_dir(), req.replay, &llm_stats);
+    out.llm = client->describe();
+    prompts = std::make_unique<PromptLibrary>(req.root / "prompts", LlmGenerator::required_prompts(), LlmGenerator::placeholders());
+    retriever = std::make_unique<rag::NoRetriever>();
+    log::info("retrieval: {}", retriever->describe());
+    generator = std::make_unique<LlmGenerator>(*client, *prompts, *retriever, *db, task, session.board, run.id, settings);
+  }
+  SearchContext ctx{task, settings, evals, generator.get(), progress, pool ? &*pool : nullptr, stop, {}, {}};
+
+  std::string state = "finished";
+  std::string extra;
+  try {
+    if (llm_run) {
+      run_eok_loop(ctx, *db, run.id, session.board.name, run.seed, baseline);
+    } else {
+      const TunerResult t = run_tuner(ctx, baseline);
+      extra = t.best_knobs;
+    }
+  } catch (const std::exception& e) {
+    progress.finish();
+    db->update_run(run.id, "failed", nlohmann::json{{"error", e.what()}}.dump());
+    throw;
+  }
+  progress.finish();
+  if (stop) {
+    state = "stopped";
+    out.stop_reason = ctx.stop_reason.empty() ? (interrupts.interrupted() ? "interrupted" : "stopped") : ctx.stop_reason;
+  }
+
+  // The summary: the best correct kernel of the run (ker0 when nothing beat it).
+  ScoredKernel best = baseline;
+  for (const auto& row : db->best_kernels(task.id, out.board, run.id, 1)) {
+    if (row.evaluation && row.evaluation->cycles && *row.evaluation->cycles < best.cycles()) best = {row.kernel, *row.evaluation};
+  }
+  out.best_kernel_id = best.kernel.id;
+  out.best_speedup = best.speedup();
+  out.best_cycles = best.cycles();
+  out.best_idea = best.kernel.description;
+  out.best_file = req.workspace.runs_dir() / run.id / (task.id + ".c");
+  write_file_atomic(out.best_file, best.kernel.source);
+  out.totals = db->run_totals(run.id);
+  const auto counts = evals.counts();
+  out.evaluated = counts.evaluated;
+  out.reused = counts.reused;
+  out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  out.state = state;
+  const auto t = llm_stats.totals();
+  out.summary = {{"best_kernel_id", out.best_kernel_id}, {"best_speedup", out.best_speedup}, {"best_cycles", out.best_cycles},
+                 {"baseline_cycles", out.baseline_cycles}, {"best_file", out.best_file.string()}, {"method", method},
+                 {"kernels", out.totals.kernels}, {"evaluations_run", out.evaluated}, {"evaluations_reused", out.reused},
+                 {"llm_calls", out.totals.llm_calls}, {"llm_failures", out.totals.llm_failures},
+                 {"cache_hits", out.totals.cache_hits}, {"prompt_tokens", out.totals.prompt_tokens},
+                 {"completion_tokens", out.totals.completion_tokens}, {"cost", out.totals.cost},
+                 {"seconds_this_session", out.seconds}, {"retries", t.retries}, {"stop_reason", out.stop_reason}};
+  if (!extra.empty()) out.summary["tuner_best_knobs"] = extra;
+  db->update_run(run.id, state, out.summary.dump());
+  return out;
+}
+
+}  // namespace eok::search

@@ -1,0 +1,29 @@
+// The search's view of the configuration (keys declared in src/common/config_keys.cc).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include "src/common/config.h"
+
+namespace eok::search {
+
+struct SearchSettings {
+  std::string method;  // "eok", "eoh", "tuner" (resolved; never "auto" once a run starts)
+  int iterations = 2, parallel = 2, population = 4, generations = 2, top_k = 8;
+  uint64_t seed = 0;
+  int eval_concurrency = 1;
+  bool thought_softmax = true;
+  double thought_temperature = 0.05, parent_temperature = 0.1, effectiveness_rate = 0.3;
+  double llm_temperature = 0.8;
+  int llm_max_tokens = 4096;
+  int tuner_max_evaluations = 48;
+
+  // Throws ConfigError for out-of-range values (iterations < 1, unknown method ...).
+  static SearchSettings from_config(const Config& config);
+
+  // LLM proposals one run makes at most: iterations * parallel * (population + 5 * generations).
+  int64_t planned_proposals() const;
+};
+
+}  // namespace eok::search

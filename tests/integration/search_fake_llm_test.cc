@@ -1,0 +1,262 @@
+// eok search with an OpenAI-compatible LLM, against a fake server on 127.0.0.1 scripted to answer with
+// good, broken, wrong and hostile kernels, no code, errors, stalls, truncated and huge replies.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <map>
+#include <set>
+#include <thread>
+
+#include "src/search/llm_generator.h"
+#include "src/search/search_run.h"
+#include "support/board_fixture.h"
+#include "support/fake_openai_server.h"
+
+namespace eok::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string fenced(const std::string& idea, const std::string& code) { return "Idea: " + idea + "\n```c\n" + code + "\n```\n"; }
+
+// Answers by the request's seed, so the same request always gets the same reply (a resumed run retraces).
+FakeReply scripted_reply(const RecordedRequest& req, bool mostly_failing) {
+  const auto body = req.json();
+  const uint64_t seed = body.value("seed", uint64_t{0});
+  if (mostly_failing && seed % 5 != 0) {
+    switch (seed % 3) {
+      case 0: return FakeReply::http_status(500, "{\"error\": \"overloaded\"}");
+      case 1: return FakeReply::http_status(429, "{\"error\": \"slow down\"}", {{"Retry-After", "0"}});
+      default: return FakeReply::stall(3);
+    }
+  }
+  switch (seed % 12) {
+    case 0: return FakeReply::completion(fenced("strip-mined vfmax at LMUL 1", read_fixture("candidates/relu_m1.c")));
+    case 1: return FakeReply::completion(fenced("strip-mined vfmax at LMUL 8", read_fixture("candidates/relu_m8.c")));
+    case 2: return FakeReply::completion(fenced("broken", read_fixture("candidates/relu_no_compile.c")));
+    case 3: return FakeReply::completion(fenced("clamp", read_fixture("candidates/relu_wrong.c")));
+    case 4: return FakeReply::completion(fenced("read a file too", read_fixture("candidates/relu_syscall.c")));
+    case 5: return FakeReply::completion("I would rather not write code today.");
+    case 6: return FakeReply::http_status(500, "{\"error\": \"internal\"}");
+    case 7: return FakeReply::http_status(429, "{\"error\": \"rate\"}", {{"Retry-After", "0"}});
+    case 8: return FakeReply::truncated_json();
+    case 9: return FakeReply::huge(5u << 20);
+    case 10: return FakeReply::completion(fenced("scalar", read_fixture("candidates/relu_scalar.c")));
+    default: return FakeReply::completion(fenced("two strips", read_fixture("candidates/relu_m4.c")));
+  }
+}
+
+class SearchWithLlm : public ::testing::Test {
+ protected:
+  void SetUp() override { home_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-llm-search-"); }
+
+  Config config() {
+    Config c = Config::load(source_root());
+    c.set("llm.base_url", server_.base_url());
+    c.set("llm.model", "fake-coder");
+    c.set("llm.timeout_seconds", "1");
+    c.set("llm.max_retries", "1");
+    c.set("llm.backoff_initial_seconds", "0.01");
+    c.set("llm.backoff_max_seconds", "0.05");
+    c.set("search.iterations", "1");
+    c.set("search.parallel", "2");
+    c.set("search.population", "3");
+    c.set("search.generations", "1");
+    c.set("search.seed", "11");
+    return c;
+  }
+  search::SearchRequest request(const Config& c) {
+    search::SearchRequest r{source_root(), Workspace::open(home_->path())};
+    r.task = "relu_f32";
+    r.config = c;
+    return r;
+  }
+
+  FakeOpenAiServer server_;
+  std::unique_ptr<TempDir> home_;
+};
+
+TEST_F(SearchWithLlm, EveryProposalIsRecordedWithItsOutcomeAndTheBestIsCorrect) {
+  server_.set_responder([](const RecordedRequest& r) { return scripted_reply(r, false); });
+  search::SearchRequest req = request(config());
+  const search::SearchOutcome o = search::run_search(req);
+  EXPECT_EQ(o.state, "finished") << o.stop_reason;
+  EXPECT_EQ(o.method, "eoh");  // an LLM and no idea pool
+
+  auto db = db::KernelDb::open(req.workspace.database_path());
+  const auto calls = db->llm_calls(o.run_id);
+  EXPECT_EQ(static_cast<int64_t>(calls.size()), 2 * (3 + 5));  // every proposal asked the LLM once
+  std::set<std::string> reasons;
+  for (const auto& c : calls) {
+    if (!c.error.empty()) reasons.insert(c.error.substr(0, c.error.find(':')));
+    if (c.ok && c.error.empty()) {
+      EXPECT_TRUE(c.kernel_id.has_value()) << "a usable reply must be linked to its kernel";
+    }
+  }
+  std::map<std::string, int> statuses;
+  std::set<std::string> hashes;
+  for (const auto& row : db->kernels("relu_f32", o.run_id)) {
+    ASSERT_TRUE(row.evaluation) << "kernel #" << row.kernel.id << " was never evaluated";
+    statuses[row.evaluation->status]++;
+    EXPECT_TRUE(hashes.insert(row.kernel.hash).second) << "kernel recorded twice in one run";
+  }
+  std::string seen;
+  for (const auto& r : reasons) seen += r + "; ";
+  for (const auto& [s, n] : statuses) seen += s + "=" + std::to_string(n) + " ";
+  // The run met failures of every kind and kept going.
+  EXPECT_GE(statuses["ok"], 1) << seen;
+  EXPECT_GE(statuses["compile_error"] + statuses["wrong_answer"] + statuses["rejected"], 1) << seen;
+  EXPECT_GE(reasons.size(), 2u) << seen;
+  // The answer is a correct kernel.
+  auto best = db->get_evaluation(o.best_kernel_id);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(best->status, "ok");
+  // Prompts carried the task's signature and, for M operators, the parent's profile.
+  bool saw_profile = false;
+  for (const auto& r : server_.chat_requests()) {
+    const std::string text = r.json()["messages"].dump();
+    EXPECT_NE(text.find("void relu_f32(float *x, size_t n)"), std::string::npos);
+    saw_profile |= text.find("Hottest block") != std::string::npos;
+  }
+  EXPECT_TRUE(saw_profile);
+}
+
+TEST_F(SearchWithLlm, ServerFailingMostRequestsDoesNotStopTheRun) {
+  server_.set_responder([](const RecordedRequest& r) { return scripted_reply(r, true); });
+  search::SearchRequest req = request(config());
+  const search::SearchOutcome o = search::run_search(req);
+  EXPECT_EQ(o.state, "finished");
+  EXPECT_GT(o.totals.llm_failures, o.totals.llm_calls / 2);
+  auto db = db::KernelDb::open(req.workspace.database_path());
+  for (const auto& c : db->llm_calls(o.run_id)) {
+    if (!c.ok) {
+      EXPECT_FALSE(c.error.empty());
+    }
+  }
+  EXPECT_EQ(db->get_evaluation(o.best_kernel_id)->status, "ok");
+}
+
+TEST_F(SearchWithLlm, BudgetStopsTheRunCleanly) {
+  server_.set_responder([](const RecordedRequest& r) { return scripted_reply(r, false); });
+  Config c = config();
+  c.set("budget.max_llm_calls", "3");
+  const search::SearchOutcome o = search::run_search(request(c));
+  EXPECT_EQ(o.state, "stopped");
+  EXPECT_NE(o.stop_reason.find("budget"), std::string::npos) << o.stop_reason;
+  EXPECT_LE(server_.chat_requests().size(), 3u + 1u);  // one more may have been in flight... never more
+}
+
+TEST_F(SearchWithLlm, ReplayRunsFromTheCacheAloneAndFailsClearlyOnAMiss) {
+  server_.set_responder([](const RecordedRequest& r) { return scripted_reply(r, false); });
+  const search::SearchOutcome first = search::run_search(request(config()));
+  const size_t sent = server_.chat_requests().size();
+  search::SearchRequest again = request(config());
+  again.replay = true;
+  const search::SearchOutcome replayed = search::run_search(again);
+  EXPECT_EQ(server_.chat_requests().size(), sent) << "a replay must not send anything";
+  EXPECT_EQ(replayed.best_cycles, first.best_cycles);
+  Config other = config();
+  other.set("search.seed", "12");  // other requests: nothing in the cache
+  search::SearchRequest miss = request(other);
+  miss.replay = true;
+  const search::SearchOutcome o = search::run_search(miss);
+  EXPECT_EQ(o.state, "stopped");
+  EXPECT_NE(o.stop_reason.find("cache"), std::string::npos) << o.stop_reason;
+}
+
+TEST_F(SearchWithLlm, ResumesAfterKillWithoutRepeatingRecordedWork) {
+  // Slow replies keep the first process mid-run when it is killed.
+  server_.set_responder([](const RecordedRequest& r) {
+    FakeReply reply = scripted_reply(r, false);
+    return reply.kind == FakeReply::Kind::completion ? std::move(reply).after(0.2) : reply;
+  });
+  std::vector<std::string> env = {"EOK_HOME=" + home_->path().string(), "EOK_LLM_BASE_URL=" + server_.base_url(),
+                                  "EOK_LLM_MODEL=fake-coder", "EOK_LLM_TIMEOUT_SECONDS=1", "EOK_LLM_MAX_RETRIES=1",
+                                  "EOK_LLM_BACKOFF_INITIAL_SECONDS=0.01", "EOK_LLM_BACKOFF_MAX_SECONDS=0.05",
+                                  "EOK_SEARCH_ITERATIONS=2", "EOK_SEARCH_PARALLEL=2", "EOK_SEARCH_POPULATION=3",
+                                  "EOK_SEARCH_GENERATIONS=1", "EOK_SEARCH_SEED=21"};
+  if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
+  const std::string eok = (fs::path(EOK_BINARY_DIR) / "eok").string();
+
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::vector<char*> argv, envp;
+    std::vector<std::string> args = {eok, "--log-level", "warn", "search", "--task", "relu_f32"};
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    chdir(source_root().c_str());
+    execve(eok.c_str(), argv.data(), envp.data());
+    _exit(127);
+  }
+  // Kill it with SIGKILL once a few kernels are evaluated.
+  const fs::path dbfile = Workspace::open(home_->path()).database_path();
+  std::string run_id;
+  int64_t evaluated_before_kill = 0;
+  for (int i = 0; i < 600 && evaluated_before_kill < 4; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!fs::exists(dbfile)) continue;
+    auto db = db::KernelDb::open(dbfile);
+    auto runs = db->list_runs("relu_f32");
+    if (runs.empty()) continue;
+    run_id = runs.front().id;
+    evaluated_before_kill = db->run_totals(run_id).evaluations;
+  }
+  kill(pid, SIGKILL);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_FALSE(run_id.empty());
+  ASSERT_GE(evaluated_before_kill, 1);
+  auto db = db::KernelDb::open(dbfile);
+  EXPECT_EQ(db->get_run(run_id)->state, "running");  // killed: nobody could record otherwise
+  const int64_t evaluations_at_kill = db->run_totals(run_id).evaluations;
+  const auto calls_at_kill = db->llm_calls(run_id);
+  const size_t requests_at_kill = server_.chat_requests().size();
+
+  // Resumed the way a user does it (the same program: evaluations are comparable only within one setup).
+  ProcessSpec again;
+  again.argv = {eok, "--log-level", "warn", "search", "--resume", run_id, "--json"};
+  again.env = env;
+  again.cwd = source_root();
+  again.limits.wall_seconds = 600;
+  ProcessResult r = run_process(again);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["state"], "finished");
+  EXPECT_EQ(summary["run"], run_id);
+  const int64_t evaluated_by_resume = summary["evaluations_run"].get<int64_t>();
+
+  // No kernel twice, every kernel evaluated once: the resumed process evaluated only the new ones.
+  std::set<std::string> hashes;
+  int64_t kernels = 0;
+  for (const auto& row : db->kernels("relu_f32", run_id)) {
+    EXPECT_TRUE(hashes.insert(row.kernel.hash).second);
+    EXPECT_TRUE(row.evaluation.has_value());
+    ++kernels;
+  }
+  const int64_t evaluations_after = db->run_totals(run_id).evaluations;
+  EXPECT_EQ(evaluated_by_resume, evaluations_after - evaluations_at_kill) << "an evaluation on record was repeated";
+  // No LLM call twice: no request identity recorded twice, and no request recorded before the kill was
+  // sent to the server again (only those in flight at the kill may be).
+  std::set<std::string> identities;
+  for (const auto& c : db->llm_calls(run_id)) EXPECT_TRUE(identities.insert(c.request_hash).second);
+  std::set<std::string> recorded_at_kill;
+  for (const auto& c : calls_at_kill) recorded_at_kill.insert(c.request_hash);
+  const auto all = server_.chat_requests();
+  for (size_t i = requests_at_kill; i < all.size(); ++i) {
+    const auto body = all[i].json();
+    llm::ChatRequest req;
+    for (const auto& m : body["messages"]) req.messages.push_back({m["role"], m["content"]});
+    req.temperature = body["temperature"].get<double>();
+    req.max_tokens = body["max_tokens"].get<int>();
+    req.seed = body["seed"].get<uint64_t>();
+    EXPECT_FALSE(recorded_at_kill.count(search::request_identity(req))) << "a recorded LLM call was sent again";
+  }
+  EXPECT_GT(kernels, 0);
+}
+
+}  // namespace
+}  // namespace eok::testing
