@@ -4,7 +4,9 @@
 
 #include <cstdio>
 #include <iostream>
+#include <algorithm>
 #include <map>
+#include <vector>
 
 #include "src/cli/cli.h"
 #include "src/common/config.h"
@@ -27,7 +29,14 @@ struct SearchOptions {
 
 void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
   std::map<std::string, int> by_status;
-  for (const auto& row : db.kernels(o.task, o.run_id)) by_status[row.evaluation ? row.evaluation->status : "not evaluated"]++;
+  std::vector<std::pair<double, std::string>> variants;  // the tuner's, fastest first
+  for (const auto& row : db.kernels(o.task, o.run_id)) {
+    by_status[row.evaluation ? row.evaluation->status : "not evaluated"]++;
+    if (row.kernel.op == "tuner" && row.evaluation && row.evaluation->speedup) {
+      variants.emplace_back(*row.evaluation->speedup, row.kernel.description.substr(row.kernel.description.find("knobs ") + 6));
+    }
+  }
+  std::sort(variants.rbegin(), variants.rend());
   std::string statuses;
   for (const auto& [s, n] : by_status) statuses += (statuses.empty() ? "" : ", ") + std::to_string(n) + " " + s;
   std::printf("\nrun     %s (%s on %s, %s) %s after %s%s\n", o.run_id.c_str(), o.task.c_str(), o.board.c_str(),
@@ -45,6 +54,15 @@ void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
   std::printf("kernels %lld in this run (%s); %lld evaluated on the board, %lld reused\n",
               static_cast<long long>(o.totals.kernels), statuses.empty() ? "none" : statuses.c_str(),
               static_cast<long long>(o.evaluated), static_cast<long long>(o.reused));
+  if (!variants.empty()) {
+    std::string tried;
+    for (size_t i = 0; i < variants.size() && i < 8; ++i) {
+      char buf[96];
+      std::snprintf(buf, sizeof buf, "%s%s %.3fx", i ? ", " : "", variants[i].second.c_str(), variants[i].first);
+      tried += buf;
+    }
+    std::printf("tuned   %s%s (ker0's own settings: 1.000x)\n", tried.c_str(), variants.size() > 8 ? ", ..." : "");
+  }
   if (!o.llm.empty()) {
     std::printf("llm     %s: %lld calls (%lld from the cache, %lld failed), %s tokens in, %s out, cost %.4f\n", o.llm.c_str(),
                 static_cast<long long>(o.totals.llm_calls), static_cast<long long>(o.totals.cache_hits),

@@ -30,10 +30,12 @@ LoopResult run_eok_loop(SearchContext& ctx, db::KernelDb& db, const std::string&
   const auto& s = ctx.settings;
   for (int it = 0; it < s.iterations && !ctx.stop; ++it) {
     ctx.progress.phase("iteration " + std::to_string(it + 1) + "/" + std::to_string(s.iterations));
-    // The archive: the run's best correct kernels so far, and ker0.
+    // The archive: the best correct kernels of the run's earlier iterations, and ker0. Only earlier
+    // iterations: a resumed run finds later kernels on record too, and must see what the first pass saw.
     std::vector<ScoredKernel> archive = {baseline};
-    for (const auto& row : db.best_kernels(ctx.task.id, board, run_id, static_cast<size_t>(s.top_k))) {
-      if (!row.evaluation || row.kernel.hash == baseline.kernel.hash) continue;
+    for (const auto& row : db.kernels(ctx.task.id, run_id)) {
+      if (row.kernel.iteration >= it || !row.evaluation || row.evaluation->status != "ok" || !row.evaluation->cycles) continue;
+      if (row.kernel.board != board || row.kernel.hash == baseline.kernel.hash) continue;
       archive.push_back({row.kernel, *row.evaluation});
     }
     std::sort(archive.begin(), archive.end(), [](const ScoredKernel& a, const ScoredKernel& b) {

@@ -78,6 +78,11 @@ void Progress::note(const std::string& line) {
   redraw_locked();
 }
 
+void Progress::plan(int64_t planned) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  planned_ = planned;
+}
+
 void Progress::baseline(double speedup) {
   std::lock_guard<std::mutex> lock(mutex_);
   if (speedup > best_) best_ = speedup;

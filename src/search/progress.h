@@ -16,6 +16,7 @@ class Progress {
   ~Progress();
 
   void phase(const std::string& text);  // "iteration 1/2"
+  void plan(int64_t planned);           // a better estimate of the proposals to come
   // One proposal finished: `where` ("iter 1 search 0 M1"), `outcome` ("ok 1.13x", "wrong_answer",
   // "no kernel: HTTP 500 ..."), whether it produced a correct kernel, and its speedup.
   void proposal(const std::string& where, const std::string& outcome, bool correct, double speedup);
@@ -31,7 +32,7 @@ class Progress {
   std::string status_locked() const;
 
   mutable std::mutex mutex_;
-  const int64_t planned_;
+  int64_t planned_;
   const bool terminal_;
   const std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_draw_{};

@@ -263,6 +263,11 @@ SearchOutcome run_search(SearchRequest req) {
     db->update_run(run.id, "failed", nlohmann::json{{"error", e.what()}}.dump());
     throw;
   }
+  // Kernels on record without an evaluation (their evaluation was cut off by a kill, and the resumed
+  // search did not meet them again) are evaluated now, so that nothing in the database stays unjudged.
+  for (const auto& row : db->kernels(task.id, run.id)) {
+    if (!row.evaluation) evals.submit(row.kernel);
+  }
   progress.finish();
   if (stop) {
     state = "stopped";

@@ -1,5 +1,6 @@
 #include "src/search/tuner.h"
 
+#include <algorithm>
 #include <future>
 #include <set>
 
@@ -18,7 +19,12 @@ TunerResult run_tuner(SearchContext& ctx, const ScoredKernel& baseline) {
     return result;
   }
   KnobValues best;
-  for (const auto& k : knobs) best[k.name] = k.default_value;
+  int64_t first_pass = 0;
+  for (const auto& k : knobs) {
+    best[k.name] = k.default_value;
+    first_pass += static_cast<int64_t>(k.values.size()) - 1;
+  }
+  ctx.progress.plan(std::min<int64_t>(first_pass, ctx.settings.tuner_max_evaluations));
   ScoredKernel best_kernel = baseline;
   std::set<KnobValues> tried = {best};
   const int budget = ctx.settings.tuner_max_evaluations;

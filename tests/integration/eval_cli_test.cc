@@ -20,7 +20,8 @@ class EokCli : public ::testing::Test {
     spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
     spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.cwd = source_root();
-    std::vector<std::string> env = {"EOK_HOME=" + home_->path().string()};
+    // No LLM: nothing configured and no discovery, whatever listens on this machine's usual ports.
+    std::vector<std::string> env = {"EOK_HOME=" + home_->path().string(), "EOK_LLM_DISCOVER=false"};
     if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
     spec.env = env;
     spec.limits.wall_seconds = 300;
@@ -96,6 +97,53 @@ TEST_F(EokCli, TasksAndDoctorSpeakJson) {
   auto report = nlohmann::json::parse(doctor.out);
   EXPECT_EQ(doctor.exit_code, report["ok"].get<bool>() ? 0 : 1);
   for (const auto& c : report["checks"]) EXPECT_TRUE(c["ok"].get<bool>() || c["optional"].get<bool>()) << c.dump();
+}
+
+TEST_F(EokCli, SearchWithoutLlmTunesAndEveryReviewCommandShowsTheResult) {
+  // No LLM anywhere (discovery off): the tuner runs, says so, and the task lands on the leaderboard.
+  ProcessResult search = eok({"search", "--task", "relu", "--seed", "5", "--json"});
+  ASSERT_EQ(search.exit_code, 0) << search.err;
+  EXPECT_NE(search.err.find("running the non-LLM knob tuner"), std::string::npos) << search.err;
+  const auto summary = nlohmann::json::parse(search.out);
+  const std::string run = summary["run"];
+  const int64_t best = summary["best_kernel_id"];
+  EXPECT_EQ(summary["method"], "tuner");
+  EXPECT_EQ(summary["state"], "finished");
+
+  const auto runs = nlohmann::json::parse(eok({"runs", "--json"}).out);
+  ASSERT_FALSE(runs.empty());
+  EXPECT_EQ(runs[0]["id"], run);
+  EXPECT_EQ(runs[0]["state"], "finished");
+  const auto board = nlohmann::json::parse(eok({"leaderboard", "--task", "relu_f32", "--json"}).out);
+  ASSERT_EQ(board.size(), 1u);
+  EXPECT_EQ(board[0]["best_kernel_id"], best);
+  const auto kernels = nlohmann::json::parse(eok({"kernels", "--task", "relu", "--run", run, "--json"}).out);
+  ASSERT_FALSE(kernels.empty());
+  for (const auto& k : kernels) {
+    for (const char* field : {"id", "hash", "status", "cycles", "speedup", "operator", "parents"}) EXPECT_TRUE(k.contains(field)) << field;
+  }
+  const int64_t some = kernels[0]["id"];
+  const auto shown = nlohmann::json::parse(eok({"show", std::to_string(some), "--json"}).out);
+  EXPECT_FALSE(shown["source"].get<std::string>().empty());
+  EXPECT_FALSE(shown["lineage"].empty());
+  EXPECT_NE(shown["diff_ker0"].get<std::string>().find("@@"), std::string::npos);
+
+  TempDir out(fs::temp_directory_path(), "eok-export-");
+  ProcessResult exported = eok({"export", "--task", "relu_f32", "--out", out.path().string()});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  // What was exported compiles as it is, against its own header.
+  ProcessSpec cc;
+  cc.argv = {"clang-22", "--target=riscv64-linux-gnu", "-march=rv64gcv", "-O3", "-c", (out.path() / "relu_f32.c").string(),
+             "-o", (out.path() / "relu_f32.o").string()};
+  ProcessResult compiled = run_process(cc);
+  EXPECT_TRUE(compiled.ok()) << compiled.err;
+  EXPECT_TRUE(fs::exists(out.path() / "relu_f32.provenance.json"));
+
+  ProcessResult missing = eok({"show", "999999"});
+  EXPECT_EQ(missing.exit_code, 3);
+  EXPECT_NE(missing.err.find("no kernel #999999"), std::string::npos);
+  ProcessResult resume = eok({"search", "--resume", "r-no-such-run"});
+  EXPECT_EQ(resume.exit_code, 3);
 }
 
 }  // namespace

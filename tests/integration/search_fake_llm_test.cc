@@ -256,6 +256,68 @@ TEST_F(SearchWithLlm, ResumesAfterKillWithoutRepeatingRecordedWork) {
     EXPECT_FALSE(recorded_at_kill.count(search::request_identity(req))) << "a recorded LLM call was sent again";
   }
   EXPECT_GT(kernels, 0);
+
+  // The interrupted and resumed run is the run an uninterrupted one makes: the same kernels.
+  TempDir other(fs::temp_directory_path(), "eok-llm-search-straight-");
+  ProcessSpec straight = again;
+  straight.argv = {eok, "--log-level", "warn", "search", "--task", "relu_f32", "--json"};
+  for (auto& e : straight.env.value()) {
+    if (e.rfind("EOK_HOME=", 0) == 0) e = "EOK_HOME=" + other.path().string();
+  }
+  ProcessResult s = run_process(straight);
+  ASSERT_EQ(s.exit_code, 0) << s.err;
+  const std::string straight_run = nlohmann::json::parse(s.out)["run"];
+  std::set<std::string> straight_hashes;
+  for (const auto& row : db::KernelDb::open(Workspace::open(other.path()).database_path())->kernels("relu_f32", straight_run)) {
+    straight_hashes.insert(row.kernel.hash);
+  }
+  EXPECT_EQ(hashes, straight_hashes);
+}
+
+TEST_F(SearchWithLlm, CtrlCStopsCleanlyAndTheRunCanContinue) {
+  server_.set_responder([](const RecordedRequest& r) {
+    FakeReply reply = scripted_reply(r, false);
+    return reply.kind == FakeReply::Kind::completion ? std::move(reply).after(0.3) : reply;
+  });
+  std::vector<std::string> env = {"EOK_HOME=" + home_->path().string(), "EOK_LLM_BASE_URL=" + server_.base_url(),
+                                  "EOK_LLM_MODEL=fake-coder", "EOK_SEARCH_SEED=31", "EOK_SEARCH_ITERATIONS=3"};
+  if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
+  const fs::path out = home_->path() / "stdout.txt";
+  const std::string eok = (fs::path(EOK_BINARY_DIR) / "eok").string();
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    std::vector<std::string> args = {eok, "--log-level", "warn", "search", "--task", "relu_f32"};
+    std::vector<char*> argv, envp;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    for (auto& e : env) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    freopen(out.c_str(), "w", stdout);
+    chdir(source_root().c_str());
+    execve(eok.c_str(), argv.data(), envp.data());
+    _exit(127);
+  }
+  // Interrupt once the first proposals are on record.
+  const fs::path dbfile = Workspace::open(home_->path()).database_path();
+  for (int i = 0; i < 600; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    if (!fs::exists(dbfile)) continue;
+    auto runs = db::KernelDb::open(dbfile)->list_runs();
+    if (!runs.empty() && db::KernelDb::open(dbfile)->run_totals(runs.front().id).llm_calls >= 2) break;
+  }
+  kill(pid, SIGINT);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ASSERT_TRUE(WIFEXITED(status)) << "eok did not exit by itself after Ctrl-C";
+  EXPECT_EQ(WEXITSTATUS(status), 7);  // stopped early
+  const std::string printed = read_file(out);
+  EXPECT_NE(printed.find("stopped"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("eok search --resume"), std::string::npos) << printed;
+  auto db = db::KernelDb::open(dbfile);
+  const auto run = db->list_runs().front();
+  EXPECT_EQ(run.state, "stopped");
+  for (const auto& row : db->kernels("relu_f32", run.id)) EXPECT_TRUE(row.evaluation.has_value()) << "in-flight work was abandoned";
 }
 
 }  // namespace
