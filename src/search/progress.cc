@@ -21,14 +21,14 @@ Progress::~Progress() { finish(); }
 
 std::string Progress::status_locked() const {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  char buf[256];
+  char buf[400];
   std::string eta = "";
   if (done_ > 0 && planned_ > done_) eta = ", ~" + format_duration(elapsed * static_cast<double>(planned_ - done_) / static_cast<double>(done_)) + " left";
-  std::snprintf(buf, sizeof buf, "%s | %lld/%lld proposals (%lld correct, %lld failed) | LLM %lld calls (%lld cached, %lld failed) | best %.3fx | %s%s",
+  std::snprintf(buf, sizeof buf, "%s | %lld/%lld proposals (%lld correct, %lld failed) | LLM %lld calls (%lld cached, %lld failed) | best %.3fx | %s%s%s",
                 phase_.c_str(), static_cast<long long>(done_), static_cast<long long>(planned_),
                 static_cast<long long>(correct_), static_cast<long long>(failed_), static_cast<long long>(calls_),
                 static_cast<long long>(cached_), static_cast<long long>(call_failures_), best_,
-                format_duration(elapsed).c_str(), eta.c_str());
+                format_duration(elapsed).c_str(), eta.c_str(), last_.empty() ? "" : (" | " + last_).c_str());
   return buf;
 }
 
@@ -57,6 +57,8 @@ void Progress::proposal(const std::string& where, const std::string& outcome, bo
     ++failed_;
   }
   if (terminal_) {
+    last_ = where + ": " + outcome;
+    if (last_.size() > 60) last_ = last_.substr(0, 57) + "...";
     redraw_locked();
   } else {
     log::info("{}: {} (best {:.3f}x, {}/{} proposals)", where, outcome, best_, done_, planned_);

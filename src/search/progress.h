@@ -37,6 +37,7 @@ class Progress {
   const std::chrono::steady_clock::time_point start_;
   std::chrono::steady_clock::time_point last_draw_{};
   std::string phase_;
+  std::string last_;  // the latest proposal, e.g. "iter 1 search 2 gen 1 M1: kernel #12 ok 1.020x"
   int64_t done_ = 0, correct_ = 0, failed_ = 0;
   int64_t calls_ = 0, cached_ = 0, call_failures_ = 0;
   double best_ = 0;

@@ -33,6 +33,7 @@ TunerResult run_tuner(SearchContext& ctx, const ScoredKernel& baseline) {
     improved = false;
     ++result.passes;
     ctx.progress.phase("tuner pass " + std::to_string(result.passes));
+    if (result.passes > 1) ctx.progress.plan(std::min<int64_t>(result.evaluations + first_pass, budget));
     for (const auto& knob : knobs) {
       if (ctx.stop || result.evaluations >= budget) break;
       // Every untried value of this knob, the others at their best: evaluated side by side.
