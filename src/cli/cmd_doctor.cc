@@ -4,6 +4,9 @@
 #include <nlohmann/json.hpp>
 
 #include "evaluator/toolchain.h"
+#include "src/common/config.h"
+#include "src/common/error.h"
+#include "src/llm/discovery.h"
 #include "src/cli/cli.h"
 #include "src/common/log.h"
 #include "src/common/paths.h"
@@ -17,11 +20,33 @@ struct DoctorOptions {
   bool json = false;
 };
 
+// Optional: eok search works without an LLM (the tuner), but users want to know which one it would use.
+evaluator::DoctorCheck llm_check(const std::filesystem::path& root) {
+  evaluator::DoctorCheck c;
+  c.name = "LLM endpoint (eok search)";
+  c.optional = true;
+  c.fix = "export EOK_LLM_BASE_URL=http://HOST:PORT/v1 EOK_LLM_MODEL=NAME, or start vLLM/Ollama/llama.cpp locally";
+  try {
+    const Config config = Config::load(root);
+    const std::string url = config.str("llm.base_url");
+    auto server = url.empty() ? (config.boolean("llm.discover") ? llm::discover_local_server() : std::nullopt)
+                              : llm::probe_server(url, config.str("llm.api_key"), 5);
+    c.ok = server.has_value();
+    c.detail = server ? server->kind + " at " + server->base_url + ", model " +
+                            (config.str("llm.model").empty() ? server->model : config.str("llm.model"))
+                      : (url.empty() ? "none configured or found: eok search runs the knob tuner" : url + " does not answer /models");
+  } catch (const Error& e) {
+    c.detail = e.what();
+  }
+  return c;
+}
+
 int run_doctor(const DoctorOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   const auto root = find_project_root(global.root);
   const Workspace ws = Workspace::open();
-  const auto checks = evaluator::run_doctor(root, opt.board, ws.tmp_dir());
+  auto checks = evaluator::run_doctor(root, opt.board, ws.tmp_dir());
+  checks.push_back(llm_check(root));
   bool all_ok = true;
   for (const auto& c : checks) all_ok &= c.ok || c.optional;
   if (opt.json) {

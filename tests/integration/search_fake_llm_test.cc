@@ -122,6 +122,36 @@ TEST_F(SearchWithLlm, EveryProposalIsRecordedWithItsOutcomeAndTheBestIsCorrect) 
   EXPECT_TRUE(saw_profile);
 }
 
+TEST_F(SearchWithLlm, WithAnIdeaPoolThoughtsSeedTheSearchAndEffectivenessIsUpdated) {
+  server_.set_responder([](const RecordedRequest& r) { return scripted_reply(r, false); });
+  Config c = config();
+  c.set("search.pool", (fs::path(EOK_TEST_DATA_DIR) / "fixtures" / "pools" / "small_pool.json").string());
+  search::SearchRequest req = request(c);
+  const search::SearchOutcome o = search::run_search(req);
+  EXPECT_EQ(o.method, "eok");
+  EXPECT_EQ(o.state, "finished");
+  auto db = db::KernelDb::open(req.workspace.database_path());
+  int with_thought = 0;
+  for (const auto& row : db->kernels("relu_f32", o.run_id)) {
+    if (row.kernel.op == "init") {
+      EXPECT_FALSE(row.kernel.thought_id.empty());
+      EXPECT_EQ(row.kernel.thought_id.rfind(row.kernel.idea_id + ".", 0), 0u) << "a thought of the search's idea";
+      ++with_thought;
+    }
+  }
+  EXPECT_GT(with_thought, 0);
+  const auto updates = db->idea_updates(o.run_id);
+  EXPECT_FALSE(updates.empty());
+  for (const auto& u : updates) EXPECT_NE(u.before, u.after) << u.idea_id;
+  // The initial prompts apply a thought of the pool, with its idea's principle.
+  bool saw_thought = false;
+  for (const auto& r : server_.chat_requests()) {
+    const std::string text = r.json()["messages"].dump();
+    saw_thought |= text.find("Concrete step:") != std::string::npos && text.find("General principle:") != std::string::npos;
+  }
+  EXPECT_TRUE(saw_thought);
+}
+
 TEST_F(SearchWithLlm, ServerFailingMostRequestsDoesNotStopTheRun) {
   server_.set_responder([](const RecordedRequest& r) { return scripted_reply(r, true); });
   search::SearchRequest req = request(config());
