@@ -73,9 +73,9 @@ IdeaPool load_pool(const std::filesystem::path& file) {
   pool.schema = r.text(doc, "schema", "top level");
   if (pool.schema != kSchema) r.fail("schema", "'" + pool.schema + "' is not " + kSchema);
   if (doc.contains("source") && doc["source"].is_object()) {
-    const auto& s = doc["source"];
+    for (const auto& [k, v] : doc["source"].items()) pool.source[k] = v.is_string() ? v.get<std::string>() : v.dump();
     for (const char* k : {"repo", "variant", "distiller"}) {
-      if (s.contains(k) && s[k].is_string()) pool.description += std::string(pool.description.empty() ? "" : ", ") + k + " " + s[k].get<std::string>();
+      if (pool.source.count(k)) pool.description += std::string(pool.description.empty() ? "" : ", ") + k + " " + pool.source[k];
     }
   }
   std::set<std::string> ids;
@@ -114,6 +114,26 @@ IdeaPool load_pool(const std::filesystem::path& file) {
     pool.ideas.push_back(std::move(idea));
   }
   return pool;
+}
+
+std::string pool_to_json(const IdeaPool& pool) {
+  nlohmann::json doc = {{"schema", kSchema}, {"source", pool.source}, {"ideas", nlohmann::json::array()}};
+  for (const auto& idea : pool.ideas) {
+    nlohmann::json i = {{"id", idea.id}, {"principle", idea.principle}, {"effectiveness", idea.effectiveness},
+                        {"thoughts", nlohmann::json::array()}};
+    for (const auto& t : idea.thoughts) {
+      nlohmann::json th = {{"id", t.id}, {"description", t.description}, {"effectiveness", t.effectiveness},
+                           {"estimated", t.estimated}, {"confidence", t.confidence}, {"commits", nlohmann::json::array()},
+                           {"examples", nlohmann::json::array()}};
+      for (const auto& c : t.commits) {
+        th["commits"].push_back({{"sha", c.sha}, {"title", c.title}, {"effectiveness", c.effectiveness}, {"estimated", c.estimated}});
+      }
+      for (const auto& e : t.examples) th["examples"].push_back({{"commit", e.commit}, {"file", e.file}, {"code", e.code}});
+      i["thoughts"].push_back(std::move(th));
+    }
+    doc["ideas"].push_back(std::move(i));
+  }
+  return doc.dump(2) + "\n";
 }
 
 std::filesystem::path latest_pool_path(const std::filesystem::path& workspace_root) {

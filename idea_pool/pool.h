@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,7 @@ struct Idea {
 
 struct IdeaPool {
   std::string schema;
+  std::map<std::string, std::string> source;  // provenance: repo, branch, head, variant, embedder, distiller ...
   std::string description;  // one line from `source`, for the run log
   std::vector<Idea> ideas;
   std::filesystem::path file;
@@ -44,6 +46,9 @@ struct IdeaPool {
 // Loads and validates a pool file. Throws ConfigError naming the file and the JSON path at fault
 // ("ideas[2].thoughts[0].description: missing"), NotFoundError when the file does not exist.
 IdeaPool load_pool(const std::filesystem::path& file);
+
+// The pool as JSON text (schema eok-idea-pool/1; load_pool reads it back unchanged).
+std::string pool_to_json(const IdeaPool& pool);
 
 // The workspace's latest mined pool (pools/latest.json), if there is one.
 std::filesystem::path latest_pool_path(const std::filesystem::path& workspace_root);

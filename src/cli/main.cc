@@ -36,6 +36,8 @@ int main(int argc, char** argv) {
       "Start with:\n"
       "  eok doctor                                   check the toolchain the evaluator needs\n"
       "  eok tasks                                    list the task catalog (kernels/)\n"
+      "  eok mine --repo OpenBLAS                     mine a kernel library's history into an idea pool\n"
+      "  eok ideas                                    browse the idea pool\n"
       "  eok search --task mish --board k1            search for a faster mish kernel\n"
       "  eok leaderboard                              the best kernel of every task so far\n"
       "  eok eval --task mish_f32 --kernel my.c       judge one candidate kernel against ker0\n",
@@ -57,6 +59,8 @@ int main(int argc, char** argv) {
   cli::add_kernels_command(app, global, exit_code);
   cli::add_show_command(app, global, exit_code);
   cli::add_export_command(app, global, exit_code);
+  cli::add_mine_command(app, global, exit_code);
+  cli::add_ideas_command(app, global, exit_code);
   app.parse_complete_callback([&] { log::set_level(global.log_level); });
 
   try {

@@ -38,6 +38,20 @@ const std::vector<KeySpec>& config_keys() {
       {"search.parent_temperature", KeyType::number, "0.1", "softmax temperature over parent speedup"},
       {"search.effectiveness_rate", KeyType::number, "0.3", "weight of an iteration's observed improvement in an idea's effectiveness"},
       {"search.pool", KeyType::string, "", "idea pool JSON (empty: the workspace's latest mined pool, if any)"},
+      // Offline mining (eok mine)
+      {"mine.branch", KeyType::string, "", "branch to mine (empty: the library's branch in configs/repos.toml, else HEAD)"},
+      {"mine.variant", KeyType::string, "two-level", "pool variant: raw (commits as thoughts), kmeans (one level), two-level (the paper's)"},
+      {"mine.embedder", KeyType::string, "offline", "offline (TF-IDF + SVD, no model download) or http (llm.base_url /embeddings)"},
+      {"mine.embedding_model", KeyType::string, "", "embedding model for mine.embedder = http"},
+      {"mine.embedding_dim", KeyType::integer, "128", "dimension of the offline embedder"},
+      {"mine.distiller", KeyType::string, "auto", "auto (the LLM when one is configured or found), llm, or extractive"},
+      {"mine.delta", KeyType::number, "-1", "cosine distance under which a commit joins a thought (-1: the embedder's default)"},
+      {"mine.rounds", KeyType::integer, "16", "re-association and re-distillation rounds of two-level at most"},
+      {"mine.ideas", KeyType::integer, "0", "general ideas to form (0: about the square root of the thoughts)"},
+      {"mine.max_diff_bytes", KeyType::integer, "16384", "kernel diff kept per commit"},
+      {"mine.import_files", KeyType::integer, "200", "a commit adding more files than this is an import, not an optimisation"},
+      {"mine.group_size", KeyType::integer, "6", "K-means of the commits no thought takes aims at groups of about this many"},
+      {"mine.seed", KeyType::integer, "1", "seed of the K-means initialisations"},
       // Non-LLM tuner
       {"tuner.max_evaluations", KeyType::integer, "48", "variants the knob tuner evaluates at most"},
   };

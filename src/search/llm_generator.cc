@@ -61,7 +61,7 @@ std::string request_identity(const llm::ChatRequest& req) {
   return h.hex();
 }
 
-LlmGenerator::LlmGenerator(llm::Llm& llm, const PromptLibrary& prompts, rag::Retriever& retriever, db::KernelDb& db,
+LlmGenerator::LlmGenerator(llm::Llm& llm, const llm::PromptLibrary& prompts, rag::Retriever& retriever, db::KernelDb& db,
                            const evaluator::Task& task, const evaluator::BoardProfile& board, std::string run_id,
                            const SearchSettings& settings)
     : llm_(llm),
@@ -76,7 +76,7 @@ LlmGenerator::LlmGenerator(llm::Llm& llm, const PromptLibrary& prompts, rag::Ret
 }
 
 llm::ChatRequest LlmGenerator::build_request(const ProposalRequest& req, std::string* context) const {
-  PromptValues v;
+  llm::PromptValues v;
   v["board"] = board_line(board_);
   v["march"] = task_.march;
   v["signature"] = task_.signature;

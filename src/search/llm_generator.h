@@ -12,7 +12,7 @@
 #include "src/db/kernel_db.h"
 #include "src/llm/llm.h"
 #include "src/search/generator.h"
-#include "src/search/prompt_library.h"
+#include "src/llm/prompt_library.h"
 #include "src/search/settings.h"
 
 namespace eok::search {
@@ -21,7 +21,7 @@ class LlmGenerator : public Generator {
  public:
   // `run_id`'s recorded calls are loaded: on a resumed run, a request already recorded is answered from
   // that record (a success from the response cache, a failure as recorded) and never sent again.
-  LlmGenerator(llm::Llm& llm, const PromptLibrary& prompts, rag::Retriever& retriever, db::KernelDb& db,
+  LlmGenerator(llm::Llm& llm, const llm::PromptLibrary& prompts, rag::Retriever& retriever, db::KernelDb& db,
                const evaluator::Task& task, const evaluator::BoardProfile& board, std::string run_id,
                const SearchSettings& settings);
 
@@ -36,7 +36,7 @@ class LlmGenerator : public Generator {
   llm::ChatRequest build_request(const ProposalRequest& req, std::string* context) const;
 
   llm::Llm& llm_;
-  const PromptLibrary& prompts_;
+  const llm::PromptLibrary& prompts_;
   rag::Retriever& retriever_;
   db::KernelDb& db_;
   const evaluator::Task& task_;

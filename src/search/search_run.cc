@@ -20,7 +20,8 @@
 #include "src/llm/llm_stats.h"
 #include "src/search/eok_loop.h"
 #include "src/search/llm_generator.h"
-#include "src/search/prompt_library.h"
+#include "src/llm/llm_choice.h"
+#include "src/llm/prompt_library.h"
 #include "src/search/settings.h"
 #include "src/search/tuner.h"
 
@@ -64,54 +65,6 @@ class InterruptGuard {
  private:
   struct sigaction previous_int_ {}, previous_term_ {};
 };
-
-struct LlmChoice {
-  std::optional<llm::LlmSettings> settings;  // nullopt: no LLM
-  std::string why;                           // one line: where it came from, or why there is none
-};
-
-// The endpoint from the configuration (llm.* keys, EOK_LLM_* in the environment), else a local server.
-LlmChoice choose_llm(const Config& c) {
-  LlmChoice choice;
-  llm::LlmSettings s;
-  s.base_url = c.str("llm.base_url");
-  while (!s.base_url.empty() && s.base_url.back() == '/') s.base_url.pop_back();
-  s.model = c.str("llm.model");
-  s.api_key = c.str("llm.api_key");
-  s.timeout_seconds = c.number("llm.timeout_seconds");
-  s.max_retries = static_cast<int>(c.integer("llm.max_retries"));
-  s.backoff_initial_seconds = c.number("llm.backoff_initial_seconds");
-  s.backoff_max_seconds = c.number("llm.backoff_max_seconds");
-  s.max_concurrency = static_cast<int>(c.integer("llm.max_concurrency"));
-  s.price_input_per_mtok = c.number("llm.price_input_per_mtok");
-  s.price_output_per_mtok = c.number("llm.price_output_per_mtok");
-  if (s.base_url.empty()) {
-    if (!c.boolean("llm.discover")) {
-      choice.why = "no LLM endpoint configured (EOK_LLM_BASE_URL) and discovery is off";
-      return choice;
-    }
-    auto found = llm::discover_local_server();
-    if (!found) {
-      choice.why = "no LLM endpoint configured (set EOK_LLM_BASE_URL and EOK_LLM_MODEL) and none found on 127.0.0.1 "
-                   "(vLLM :8000, Ollama :11434, llama.cpp :8080)";
-      return choice;
-    }
-    s.base_url = found->base_url;
-    s.server_kind = found->kind;
-    if (s.model.empty()) s.model = found->model;
-    choice.why = "found " + found->kind + " at " + found->base_url + ", model " + s.model;
-  } else {
-    if (s.model.empty()) {
-      auto server = llm::probe_server(s.base_url, s.api_key, 10);
-      if (!server) throw ConfigError("llm.base_url " + s.base_url + " lists no model: set EOK_LLM_MODEL");
-      s.model = server->model;
-      s.server_kind = server->kind;
-    }
-    choice.why = "LLM at " + s.base_url + " (from " + c.origin("llm.base_url") + "), model " + s.model;
-  }
-  choice.settings = s;
-  return choice;
-}
 
 std::optional<idea_pool::IdeaPool> find_pool(const Config& c, const Workspace& ws, std::string* note) {
   std::string path = c.str("search.pool");
@@ -159,7 +112,7 @@ SearchOutcome run_search(SearchRequest req) {
   std::optional<idea_pool::IdeaPool> pool;
   std::string method = req.resume_run ? run.method : settings.method;
   if (method != "tuner") {
-    LlmChoice choice;
+    llm::LlmChoice choice;
     if (req.replay) {
       llm::LlmSettings s;
       s.base_url = "replay";
@@ -168,7 +121,7 @@ SearchOutcome run_search(SearchRequest req) {
       choice.settings = s;
       choice.why = "replaying from the response cache alone (model " + s.model + ")";
     } else {
-      choice = choose_llm(config);
+      choice = llm::choose_llm(config);
     }
     if (!choice.settings) {
       if (method == "eok" || method == "eoh") throw ConfigError("--method " + method + " needs an LLM: " + choice.why);
@@ -232,7 +185,7 @@ SearchOutcome run_search(SearchRequest req) {
 
   llm::LlmStats llm_stats;
   std::unique_ptr<llm::Llm> client;
-  std::unique_ptr<PromptLibrary> prompts;
+  std::unique_ptr<llm::PromptLibrary> prompts;
   std::unique_ptr<rag::Retriever> retriever;
   std::unique_ptr<LlmGenerator> generator;
   if (llm_run) {
@@ -242,7 +195,7 @@ SearchOutcome run_search(SearchRequest req) {
     budget.max_cost = config.number("budget.max_cost");
     client = llm::make_llm(*llm_settings, budget, req.workspace.llm_cache_dir(), req.replay, &llm_stats);
     out.llm = client->describe();
-    prompts = std::make_unique<PromptLibrary>(req.root / "prompts", LlmGenerator::required_prompts(), LlmGenerator::placeholders());
+    prompts = std::make_unique<llm::PromptLibrary>(req.root / "prompts", LlmGenerator::required_prompts(), LlmGenerator::placeholders());
     retriever = std::make_unique<rag::NoRetriever>();
     log::info("retrieval: {}", retriever->describe());
     generator = std::make_unique<LlmGenerator>(*client, *prompts, *retriever, *db, task, session.board, run.id, settings);

@@ -23,6 +23,17 @@ TEST(IdeaPool, TheHandWrittenPoolLoads) {
   EXPECT_EQ(p.ideas[1].thoughts[0].examples.size(), 1u);
 }
 
+TEST(IdeaPool, WrittenPoolsReadBackUnchanged) {
+  IdeaPool p = load_pool(kSmallPool);
+  TempDir dir(fs::temp_directory_path(), "eok-pool-");
+  write_file_atomic(dir.path() / "again.json", pool_to_json(p));
+  IdeaPool q = load_pool(dir.path() / "again.json");
+  EXPECT_EQ(pool_to_json(q), pool_to_json(p));
+  EXPECT_EQ(q.source.at("repo"), "hand-written for tests");
+  ASSERT_EQ(q.ideas.size(), p.ideas.size());
+  EXPECT_EQ(q.ideas[1].thoughts[0].examples[0].code, p.ideas[1].thoughts[0].examples[0].code);
+}
+
 class BadPool : public ::testing::Test {
  protected:
   std::string error(const std::string& json) {

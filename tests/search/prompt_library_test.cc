@@ -1,4 +1,4 @@
-#include "src/search/prompt_library.h"
+#include "src/llm/prompt_library.h"
 
 #include <gtest/gtest.h>
 
@@ -13,14 +13,14 @@ namespace fs = std::filesystem;
 
 TEST(PromptTemplate, FillsValuesAndDropsEmptySections) {
   const std::string t = "Task {{task}}.\n{{#feedback}}Last time: {{feedback}}\n{{/feedback}}Go.";
-  EXPECT_EQ(fill_template(t, {{"task", "relu"}}), "Task relu.\nGo.");
-  EXPECT_EQ(fill_template(t, {{"task", "relu"}, {"feedback", "wrong_answer"}}), "Task relu.\nLast time: wrong_answer\nGo.");
-  EXPECT_THROW(fill_template("{{#x}} never closed", {{"x", "1"}}), ConfigError);
-  EXPECT_EQ(template_placeholders(t), (std::vector<std::string>{"feedback", "task"}));
+  EXPECT_EQ(llm::fill_template(t, {{"task", "relu"}}), "Task relu.\nGo.");
+  EXPECT_EQ(llm::fill_template(t, {{"task", "relu"}, {"feedback", "wrong_answer"}}), "Task relu.\nLast time: wrong_answer\nGo.");
+  EXPECT_THROW(llm::fill_template("{{#x}} never closed", {{"x", "1"}}), ConfigError);
+  EXPECT_EQ(llm::template_placeholders(t), (std::vector<std::string>{"feedback", "task"}));
 }
 
 TEST(PromptLibrary, TheShippedPromptsLoadAndUseOnlyKnownPlaceholders) {
-  PromptLibrary lib(fs::path(EOK_SOURCE_DIR) / "prompts", LlmGenerator::required_prompts(), LlmGenerator::placeholders());
+  llm::PromptLibrary lib(fs::path(EOK_SOURCE_DIR) / "prompts", LlmGenerator::required_prompts(), LlmGenerator::placeholders());
   const std::string m1 = lib.render("m1", {{"task_name", "ReLU"}, {"parent", "PARENT"}, {"feedback", "it crashed"}});
   EXPECT_NE(m1.find("ReLU"), std::string::npos);
   EXPECT_NE(m1.find("PARENT"), std::string::npos);
@@ -32,12 +32,12 @@ TEST(PromptLibrary, ATypoInAPromptIsCaughtAtLoad) {
   TempDir dir(fs::temp_directory_path(), "eok-prompts-");
   write_file_atomic(dir.path() / "m1.txt", "Improve {{parnet}}.");
   try {
-    PromptLibrary lib(dir.path(), {}, {"parent"});
+    llm::PromptLibrary lib(dir.path(), {}, {"parent"});
     FAIL();
   } catch (const ConfigError& e) {
     EXPECT_NE(std::string(e.what()).find("unknown placeholder {{parnet}}"), std::string::npos);
   }
-  EXPECT_THROW(PromptLibrary(dir.path(), {"system"}, {"parnet"}), NotFoundError);
+  EXPECT_THROW(llm::PromptLibrary(dir.path(), {"system"}, {"parnet"}), NotFoundError);
 }
 
 }  // namespace

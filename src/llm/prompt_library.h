@@ -6,15 +6,15 @@
 #include <string>
 #include <vector>
 
-namespace eok::search {
+namespace eok::llm {
 
 using PromptValues = std::map<std::string, std::string>;
 
 class PromptLibrary {
  public:
-  // Loads every prompts/*.txt under `dir`. Throws NotFoundError when the directory or a `required` prompt
-  // is missing, ConfigError when a prompt uses a placeholder outside `known_placeholders` or has an
-  // unbalanced section.
+  // Loads the `required` prompts (`dir`/NAME.txt; every *.txt there when `required` is empty). Throws
+  // NotFoundError when the directory or a required prompt is missing, ConfigError when a loaded prompt uses
+  // a placeholder outside `known_placeholders` or has an unbalanced section: a typo fails at load time.
   PromptLibrary(const std::filesystem::path& dir, const std::vector<std::string>& required,
                 const std::vector<std::string>& known_placeholders);
 
@@ -32,4 +32,4 @@ std::string fill_template(const std::string& text, const PromptValues& values);
 // Placeholder names a template uses (both {{x}} and {{#x}}).
 std::vector<std::string> template_placeholders(const std::string& text);
 
-}  // namespace eok::search
+}  // namespace eok::llm

@@ -1,4 +1,4 @@
-#include "src/search/prompt_library.h"
+#include "src/llm/prompt_library.h"
 
 #include <algorithm>
 #include <set>
@@ -6,7 +6,7 @@
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
 
-namespace eok::search {
+namespace eok::llm {
 
 namespace fs = std::filesystem;
 
@@ -73,6 +73,8 @@ PromptLibrary::PromptLibrary(const fs::path& dir, const std::vector<std::string>
   for (const auto& e : fs::directory_iterator(dir)) {
     if (e.path().extension() != ".txt") continue;
     const std::string name = e.path().stem().string();
+    // Each user loads the prompts it renders; another command's prompts use other placeholders.
+    if (!required.empty() && std::find(required.begin(), required.end(), name) == required.end()) continue;
     const std::string text = read_file(e.path());
     for (const auto& p : template_placeholders(text)) {
       if (std::find(known_placeholders.begin(), known_placeholders.end(), p) == known_placeholders.end()) {
@@ -93,4 +95,4 @@ std::string PromptLibrary::render(const std::string& name, const PromptValues& v
   return fill_template(it->second, values);
 }
 
-}  // namespace eok::search
+}  // namespace eok::llm
