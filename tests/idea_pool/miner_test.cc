@@ -201,6 +201,30 @@ TEST_F(MineFixture, WithAnLlmThoughtsAreDistilledAndARerunAsksNothingTwice) {
   EXPECT_EQ(pool_to_json(load_pool(second.latest_file)).size(), pool_to_json(pool).size());
 }
 
+TEST_F(MineFixture, AnEmbeddingModelOverHttpIsCachedInTheWorkspace) {
+  eok::testing::FakeOpenAiServer server;
+  server.set_embedding_dim(32);
+  MineRequest req = request();
+  req.config.set("llm.base_url", server.base_url(), "test");
+  req.config.set("llm.model", "fake-chat", "test");
+  req.config.set("mine.embedder", "http", "test");
+  req.config.set("mine.embedding_model", "fake-embed", "test");
+  const MineReport first = mine(req);
+  EXPECT_NE(first.embedder.find(server.base_url()), std::string::npos) << first.embedder;
+  const size_t requests = server.embedding_requests().size();
+  EXPECT_GT(requests, 0u);
+  EXPECT_EQ(server.embedding_requests()[0].json()["model"], "fake-embed");
+  EXPECT_EQ(load_pool(first.latest_file).source.at("delta"), "0.05");  // the paper's delta for a neural model
+
+  const MineReport second = mine(req);
+  EXPECT_EQ(server.embedding_requests().size(), requests);  // every vector came from the cache
+  EXPECT_GT(second.embedding_cache_hits, 0u);
+  EXPECT_EQ(second.abstraction.thoughts, first.abstraction.thoughts);
+
+  req.config.set("mine.embedding_model", "", "test");
+  EXPECT_THROW(mine(req), ConfigError);
+}
+
 TEST_F(MineFixture, BadInputsSayWhatToDo) {
   MineRequest req = request();
   req.repo = workspace.path().string();  // a directory, not a repository
