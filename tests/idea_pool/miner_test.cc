@@ -82,6 +82,26 @@ struct Library {
   }
 };
 
+// Two real asv runs of BLAS-Benchmarks' SkylakeX machine (builds 0.3.27.350 and .364) with their gh-pages log
+// entries, cut from the team's shared data into `dir` (the shared data stays out of the repository).
+// False when the shared data is not next to the source tree.
+bool cut_blas_benchmarks(const fs::path& dir) {
+  const fs::path data = fs::path(EOK_SOURCE_DIR) / ".." / "shared" / "data" / "blas-benchmarks";
+  const fs::path runs = data / "results" / "gha-aws-skylake";
+  const std::vector<std::string> files = {"0e098f7e-virtualenv-py3.12.json", "9893c99c-virtualenv-py3.12.json"};
+  for (const auto& f : files) {
+    if (!fs::exists(runs / f)) return false;
+  }
+  fs::create_directories(dir / "results" / "gha-aws-skylake");
+  for (const auto& f : files) fs::copy_file(runs / f, dir / "results" / "gha-aws-skylake" / f);
+  // The log's newest two publications: 0.3.27.364 and 0.3.27.350.
+  const std::string log = read_file(data / "gh-pages-log.txt");
+  size_t end = 0;
+  for (int entry = 0; entry < 2; ++entry) end = log.find("Generated from sources", end) + 1;
+  write_file_atomic(dir / "gh-pages-log.txt", log.substr(0, log.find('\n', end) + 1));
+  return true;
+}
+
 struct MineFixture : ::testing::Test {
   Library lib;
   TempDir workspace{fs::temp_directory_path(), "eok-minews-"};
@@ -254,7 +274,10 @@ TEST_F(MineFixture, BadInputsSayWhatToDo) {
 
   // A performance history of another library matches no commit: a warning, and every effect estimated.
   req = request();
-  req.perf_history = fs::path(EOK_TEST_DATA_DIR) / "fixtures" / "blas-benchmarks-cut";
+  req.perf_history = workspace.path() / "asv";
+  testing::write_asv_run(*req.perf_history, "x86-box", std::string(40, 'a'), 1719000000000,
+                         {{"bench_dot", {.version = "v1", .params = {}, .values = {1.0}}}});
+  testing::write_gh_pages_log(*req.perf_history, {{.time_ms = 1719000060000, .versions = {{"x86-box", testing::perf_build_line(5, "SkylakeX")}}}});
   const MineReport r = mine(req);
   ASSERT_TRUE(r.perf.has_value());
   EXPECT_FALSE(r.perf->warnings.empty());
@@ -265,11 +288,11 @@ TEST_F(MineFixture, BadInputsSayWhatToDo) {
   EXPECT_NO_THROW(load_pool(r.latest_file));
 }
 
-// Real asv results (two runs of BLAS-Benchmarks' SkylakeX machine, builds 0.3.27.350 and .364, cut from the
-// team's shared data) over a library whose history puts 14 commits between those builds: they share the
+// Real asv results (cut_blas_benchmarks) over a library whose history puts 14 commits between those builds: they share the
 // measured change, and their thoughts say measured.
 TEST(MineMeasured, CommitsBetweenTwoEvaluatedBuildsCarryTheMeasuredEffect) {
   TempDir dir(fs::temp_directory_path(), "eok-mineperf-");
+  if (!cut_blas_benchmarks(dir.path() / "asv")) GTEST_SKIP() << "no BLAS-Benchmarks data in ../shared/data next to the source tree";
   const fs::path path = dir.path() / "lib.git";
   testing::PerfTestRepo repo(path);
   int64_t t = 1719000000;
@@ -299,7 +322,7 @@ TEST(MineMeasured, CommitsBetweenTwoEvaluatedBuildsCarryTheMeasuredEffect) {
   req.config.set("llm.base_url", "", "test");
   req.config.set("mine.distiller", "extractive", "test");
   req.config.set("mine.branch", "develop", "test");
-  req.perf_history = fs::path(EOK_TEST_DATA_DIR) / "fixtures" / "blas-benchmarks-cut";
+  req.perf_history = dir.path() / "asv";
   const MineReport r = mine(req);
   ASSERT_TRUE(r.perf.has_value());
   EXPECT_EQ(r.perf->builds.size(), 2u);
