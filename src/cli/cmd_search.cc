@@ -21,7 +21,7 @@ namespace eok::cli {
 namespace {
 
 struct SearchOptions {
-  std::string task, board = "k1", resume, config_file, method, pool, thought_sampling;
+  std::string task, board = "k1", resume, config_file, method, pool, thought_sampling, rag;
   std::optional<int64_t> iterations, parallel, population, generations, seed, top_k, max_llm_calls, max_tokens;
   std::optional<double> max_cost;
   bool replay = false, json = false;
@@ -84,6 +84,7 @@ int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
   if (!opt.method.empty()) req.config.set("search.method", opt.method, "flag");
   if (!opt.pool.empty()) req.config.set("search.pool", opt.pool, "flag");
   if (!opt.thought_sampling.empty()) req.config.set("search.thought_sampling", opt.thought_sampling, "flag");
+  if (!opt.rag.empty()) req.config.set("search.rag", opt.rag, "flag");
   set("search.iterations", opt.iterations);
   set("search.parallel", opt.parallel);
   set("search.population", opt.population);
@@ -144,6 +145,7 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_co
   cmd->add_option("--pool", opt->pool, "idea pool JSON (default: the workspace's latest mined pool)");
   cmd->add_option("--thought-sampling", opt->thought_sampling,
                   "softmax (weighted by effectiveness, the default) or uniform: the paper's sampling ablation");
+  cmd->add_option("--rag", opt->rag, "retrieval into prompts: both (default), docs, code or none: the paper's RAG ablation");
   cmd->add_option("--iterations", opt->iterations, "EoK iterations (search.iterations)");
   cmd->add_option("--parallel", opt->parallel, "parallel EoH searches per iteration (search.parallel)");
   cmd->add_option("--population", opt->population, "EoH population size (search.population)");

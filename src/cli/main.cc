@@ -61,6 +61,7 @@ int main(int argc, char** argv) {
   cli::add_export_command(app, global, exit_code);
   cli::add_mine_command(app, global, exit_code);
   cli::add_ideas_command(app, global, exit_code);
+  cli::add_rag_command(app, global, exit_code);
   app.parse_complete_callback([&] { log::set_level(global.log_level); });
 
   try {

@@ -37,6 +37,8 @@ const std::vector<KeySpec>& config_keys() {
       {"search.thought_temperature", KeyType::number, "0.05", "softmax temperature over thought effectiveness"},
       {"search.parent_temperature", KeyType::number, "0.1", "softmax temperature over parent speedup"},
       {"search.effectiveness_rate", KeyType::number, "0.3", "weight of an iteration's observed improvement in an idea's effectiveness"},
+      {"search.rag", KeyType::string, "both", "retrieval into prompts: none, docs (reference documents), code (the idea pool's example code), both"},
+      {"search.rag_index", KeyType::string, "default", "the document index (eok rag build --name); built from rag/corpus/ when missing"},
       {"search.pool", KeyType::string, "", "idea pool JSON (empty: the workspace's latest mined pool, if any)"},
       // Offline mining (eok mine)
       {"mine.branch", KeyType::string, "", "branch to mine (empty: the library's branch in configs/repos.toml, else HEAD)"},

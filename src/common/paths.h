@@ -22,6 +22,7 @@ class Workspace {
   std::filesystem::path database_path() const { return root_ / "eok.db"; }
   std::filesystem::path llm_cache_dir() const { return root_ / "cache" / "llm"; }
   std::filesystem::path runs_dir() const { return root_ / "runs"; }
+  std::filesystem::path rag_dir() const { return root_ / "rag"; }
 
  private:
   std::filesystem::path root_;

@@ -1,5 +1,7 @@
 #include "src/search/llm_generator.h"
 
+#include "src/search/context_retriever.h"
+
 #include <cctype>
 #include <chrono>
 
@@ -92,7 +94,8 @@ llm::ChatRequest LlmGenerator::build_request(const ProposalRequest& req, std::st
   v["parents"] = parents;
   if (req.idea) v["principle"] = req.idea->principle;
   if (req.thought) v["thought"] = req.thought->description;
-  v["examples"] = examples_text(req.thought);
+  // Example code is retrieval too: the paper's "no RAG" and "docs only" variants go without it.
+  if (uses_code(parse_rag_mode(settings_.rag))) v["examples"] = examples_text(req.thought);
   v["feedback"] = req.feedback;
 
   rag::RetrievalQuery q;

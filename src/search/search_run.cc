@@ -10,6 +10,7 @@
 #include "evaluator/task.h"
 #include "idea_pool/pool.h"
 #include "rag/retriever.h"
+#include "src/search/context_retriever.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/common/log.h"
@@ -65,6 +66,36 @@ class InterruptGuard {
  private:
   struct sigaction previous_int_ {}, previous_term_ {};
 };
+
+// The retriever of --rag MODE: the document index (built from rag/corpus/ when there is none yet) and the
+// example index of the pool.
+std::unique_ptr<rag::Retriever> make_retriever(const SearchSettings& settings, const SearchRequest& req, const idea_pool::IdeaPool* pool) {
+  const RagMode mode = parse_rag_mode(settings.rag);
+  if (mode == RagMode::none) return std::make_unique<rag::NoRetriever>();
+  std::optional<rag::DocIndex> docs;
+  std::optional<idea_pool::ExampleIndex> code;
+  if (uses_docs(mode)) {
+    const fs::path dir = req.workspace.rag_dir() / settings.rag_index;
+    try {
+      if (!rag::DocIndex::exists(dir) && settings.rag_index == "default" && fs::exists(req.root / "rag" / "corpus")) {
+        log::info("no document index yet: indexing rag/corpus/ (eok rag build --docs DIR adds the specs)");
+        rag::DocIndex::build({req.root / "rag" / "corpus"}, dir);
+      }
+      docs = rag::DocIndex::load(dir);
+    } catch (const Error& e) {
+      log::warn("no document retrieval: {}", e.what());
+    }
+  }
+  if (uses_code(mode) && pool && !pool->file.empty()) {
+    try {
+      code = idea_pool::ExampleIndex::load(pool->file);
+    } catch (const Error& e) {
+      log::info("no example-code retrieval: {}", e.what());
+    }
+  }
+  if (!docs && !code) return std::make_unique<rag::NoRetriever>();
+  return std::make_unique<ContextRetriever>(std::move(docs), std::move(code), pool);
+}
 
 std::optional<idea_pool::IdeaPool> find_pool(const Config& c, const Workspace& ws, std::string* note) {
   std::string path = c.str("search.pool");
@@ -196,8 +227,8 @@ SearchOutcome run_search(SearchRequest req) {
     client = llm::make_llm(*llm_settings, budget, req.workspace.llm_cache_dir(), req.replay, &llm_stats);
     out.llm = client->describe();
     prompts = std::make_unique<llm::PromptLibrary>(req.root / "prompts", LlmGenerator::required_prompts(), LlmGenerator::placeholders());
-    retriever = std::make_unique<rag::NoRetriever>();
-    log::info("retrieval: {}", retriever->describe());
+    retriever = make_retriever(settings, req, pool ? &*pool : nullptr);
+    log::info("retrieval ({}): {}", settings.rag, retriever->describe());
     generator = std::make_unique<LlmGenerator>(*client, *prompts, *retriever, *db, task, session.board, run.id, settings);
   }
   SearchContext ctx{task, settings, evals, generator.get(), progress, pool ? &*pool : nullptr, stop, {}, {}};

@@ -14,6 +14,8 @@ struct SearchSettings {
   uint64_t seed = 0;
   int eval_concurrency = 1;
   bool thought_softmax = true;
+  std::string rag = "both";  // none, docs, code, both (context_retriever.h)
+  std::string rag_index = "default";
   double thought_temperature = 0.05, parent_temperature = 0.1, effectiveness_rate = 0.3;
   double llm_temperature = 0.8;
   int llm_max_tokens = 4096;

@@ -8,6 +8,8 @@
 #include <set>
 #include <thread>
 
+#include "rag/doc_index.h"
+#include "src/common/fs_util.h"
 #include "src/search/llm_generator.h"
 #include "src/search/search_run.h"
 #include "support/board_fixture.h"
@@ -150,6 +152,42 @@ TEST_F(SearchWithLlm, WithAnIdeaPoolThoughtsSeedTheSearchAndEffectivenessIsUpdat
     saw_thought |= text.find("Concrete step:") != std::string::npos && text.find("General principle:") != std::string::npos;
   }
   EXPECT_TRUE(saw_thought);
+}
+
+// --rag: the documents' passages go into every prompt and are recorded with the call; --rag none sends
+// neither passages nor the pool's example code (the paper's Table 5 variants).
+TEST_F(SearchWithLlm, RetrievedContextReachesThePromptsAndIsRecorded) {
+  server_.set_responder([](const RecordedRequest& r) { return scripted_reply(r, false); });
+  const Workspace ws = Workspace::open(home_->path());
+  const fs::path docs = home_->path() / "notes";
+  fs::create_directories(docs);
+  write_file_atomic(docs / "relu.md", "# Max\n\n## vfmax with a scalar\n\nvfmax.vf takes the maximum of each element and a "
+                                      "scalar: relu is vfmax with 0.0 at LMUL 8 for a memory-bound loop.\n");
+  rag::DocIndex::build({docs}, ws.rag_dir() / "notes");
+  Config c = config();
+  c.set("search.pool", (fs::path(EOK_TEST_DATA_DIR) / "fixtures" / "pools" / "small_pool.json").string());
+  c.set("search.rag", "docs");
+  c.set("search.rag_index", "notes");
+  search::SearchRequest req = request(c);
+  const search::SearchOutcome o = search::run_search(req);
+  EXPECT_EQ(o.state, "finished");
+  auto db = db::KernelDb::open(req.workspace.database_path());
+  const auto calls = db->llm_calls(o.run_id);
+  ASSERT_FALSE(calls.empty());
+  for (const auto& call : calls) EXPECT_NE(call.retrieved_context.find("notes/relu.md"), std::string::npos) << call.retrieved_context;
+  for (const auto& r : server_.chat_requests()) EXPECT_NE(r.body.find("vfmax.vf takes the maximum"), std::string::npos);
+
+  // --rag none: no passage, and no example code of the pool's thoughts.
+  const size_t before = server_.chat_requests().size();
+  c.set("search.rag", "none");
+  c.set("search.seed", "12");
+  const search::SearchOutcome none = search::run_search(request(c));
+  for (const auto& call : db->llm_calls(none.run_id)) EXPECT_TRUE(call.retrieved_context.empty());
+  const auto requests = server_.chat_requests();
+  for (size_t i = before; i < requests.size(); ++i) {
+    EXPECT_EQ(requests[i].body.find("vfmax.vf takes the maximum"), std::string::npos);
+    EXPECT_EQ(requests[i].body.find("Example of the step in that library"), std::string::npos);
+  }
 }
 
 TEST_F(SearchWithLlm, ServerFailingMostRequestsDoesNotStopTheRun) {

@@ -1,0 +1,49 @@
+// What a search prompt is shown beyond the task and its parents (the paper's RAG, Table 5): passages of
+// RISC-V reference documents (rag/doc_index.h) and example code of the idea pool (idea_pool/
+// example_index.h), retrieved with the operator's intent, the parents' descriptions and the intrinsics
+// their code uses.
+//
+// Contract: retrieve() never throws for a query, stays within the token budget (4 characters a token),
+// and is thread-safe. describe() says what it draws from, for the run log.
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "idea_pool/example_index.h"
+#include "idea_pool/pool.h"
+#include "rag/doc_index.h"
+#include "rag/retriever.h"
+
+namespace eok::search {
+
+enum class RagMode { none, docs, code, both };
+
+// "none", "docs", "code", "both"; throws ConfigError naming them for anything else.
+RagMode parse_rag_mode(std::string_view name);
+const char* rag_mode_name(RagMode mode);
+inline bool uses_docs(RagMode m) { return m == RagMode::docs || m == RagMode::both; }
+inline bool uses_code(RagMode m) { return m == RagMode::code || m == RagMode::both; }
+
+class ContextRetriever : public rag::Retriever {
+ public:
+  // Either source may be absent (no index built, a pool without example index): the other one serves.
+  // `pool` (may be null) must outlive this; it gives the code of the examples the index names.
+  ContextRetriever(std::optional<rag::DocIndex> docs, std::optional<idea_pool::ExampleIndex> code,
+                   const idea_pool::IdeaPool* pool);
+
+  std::vector<rag::Retrieved> retrieve(const rag::RetrievalQuery& query, size_t token_budget) override;
+  std::string describe() const override;
+
+  // The retrieval text for a query: the operator's intent, the parents' descriptions, their intrinsics.
+  static std::string query_text(const rag::RetrievalQuery& query);
+
+ private:
+  std::optional<rag::DocIndex> docs_;
+  std::optional<idea_pool::ExampleIndex> code_;
+  const idea_pool::IdeaPool* pool_;
+};
+
+}  // namespace eok::search
