@@ -16,7 +16,7 @@ namespace {
 
 struct ShowOptions {
   int64_t id = 0;
-  bool json = false;
+  bool json = false, context = false;
 };
 
 int run_show(const ShowOptions& opt, const GlobalOptions& global) {
@@ -39,6 +39,13 @@ int run_show(const ShowOptions& opt, const GlobalOptions& global) {
   const std::string vs_ker0 = ker0 ? unified_diff(ker0->source, k->source, "ker0 (#" + std::to_string(ker0->id) + ")",
                                                   "kernel #" + std::to_string(k->id))
                                    : "";
+  // The LLM call whose reply became this kernel, with what retrieval showed the model.
+  std::optional<db::LlmCallRecord> call;
+  if (!k->run_id.empty()) {
+    for (auto& c : db->llm_calls(k->run_id)) {
+      if (c.kernel_id && *c.kernel_id == k->id) call = std::move(c);
+    }
+  }
   auto evidence = e ? nlohmann::json::parse(e->evidence_json.empty() ? "{}" : e->evidence_json, nullptr, false) : nlohmann::json();
   if (opt.json) {
     nlohmann::json j = {{"id", k->id}, {"task", k->task}, {"board", k->board}, {"run", k->run_id}, {"hash", k->hash},
@@ -52,6 +59,7 @@ int run_show(const ShowOptions& opt, const GlobalOptions& global) {
                          {"speedup", e->speedup ? nlohmann::json(*e->speedup) : nlohmann::json(nullptr)}, {"seed", e->seed},
                          {"evidence", evidence.is_discarded() ? nlohmann::json(nullptr) : evidence}};
     }
+    if (call) j["llm_call"] = {{"id", call->id}, {"model", call->model}, {"retrieved_context", call->retrieved_context}};
     std::cout << j.dump(2) << std::endl;
     return 0;
   }
@@ -65,11 +73,17 @@ int run_show(const ShowOptions& opt, const GlobalOptions& global) {
   } else {
     std::printf("status  not evaluated\n");
   }
+  if (call) {
+    std::printf("llm     call #%lld, model %s; retrieved context: %s\n", static_cast<long long>(call->id), call->model.c_str(),
+                call->retrieved_context.empty() ? "none" : (with_commas(static_cast<double>(call->retrieved_context.size())) + " characters" +
+                                                              (opt.context ? " (below)" : " (--context shows it)")).c_str());
+  }
   std::printf("lineage #%lld", static_cast<long long>(k->id));
   for (const auto& l : lineage) std::printf(" <- #%lld (%s)", static_cast<long long>(l.id), l.op.c_str());
   std::printf("\n\nsource:\n%s\n", k->source.c_str());
   if (!vs_parent.empty()) std::printf("against its parent:\n%s\n", vs_parent.c_str());
   if (!vs_ker0.empty() && (lineage.empty() || lineage.front().op != "ker0")) std::printf("against ker0:\n%s\n", vs_ker0.c_str());
+  if (call && opt.context && !call->retrieved_context.empty()) std::printf("retrieved context:\n%s\n", call->retrieved_context.c_str());
   if (e && e->status != "ok" && !evidence.is_discarded() && evidence.contains("evidence")) {
     std::printf("evidence:\n%s\n", evidence["evidence"].dump(2).c_str());
   }
@@ -85,6 +99,7 @@ void add_show_command(CLI::App& app, const GlobalOptions& global, int& exit_code
                                      "and against ker0, and the evidence of its evaluation.");
   cmd->add_option("kernel_id", opt->id, "kernel id, as eok kernels and eok leaderboard print it")->required();
   cmd->add_flag("--json", opt->json, "print it as JSON");
+  cmd->add_flag("--context", opt->context, "also print what retrieval put into the prompt that produced it");
   cmd->callback([opt, &global, &exit_code] { exit_code = run_show(*opt, global); });
 }
 

@@ -1,0 +1,59 @@
+// eok rag build and eok rag query as users run them.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "src/common/fs_util.h"
+#include "support/board_fixture.h"
+
+namespace eok::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+class RagCli : public ::testing::Test {
+ protected:
+  ProcessResult eok(std::vector<std::string> args) {
+    ProcessSpec spec;
+    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+    spec.cwd = source_root();
+    std::vector<std::string> env = {"EOK_HOME=" + (dir_.path() / "home").string(), "EOK_LLM_DISCOVER=false"};
+    if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
+    spec.env = env;
+    spec.limits.wall_seconds = 120;
+    return run_process(spec);
+  }
+  TempDir dir_{fs::temp_directory_path(), "eok-ragcli-"};
+};
+
+TEST_F(RagCli, BuildThenQueryWithJson) {
+  const fs::path docs = dir_.path() / "spec";
+  fs::create_directories(docs);
+  write_file_atomic(docs / "reductions.adoc", "= Reductions\n\n== Ordered sum\n\n`vfredosum.vs` sums in element order.\n\n"
+                                              "== Unordered sum\n\n`vfredusum.vs` may reassociate.\n");
+  ProcessResult r = eok({"rag", "build", "--no-default-corpus", "--docs", docs.string(), "--name", "t", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto report = nlohmann::json::parse(r.out);
+  EXPECT_GE(report["files"].get<int>(), 1);
+  EXPECT_EQ(report["index_kind"], "exact");
+
+  ProcessResult q = eok({"rag", "query", "vfredosum", "--name", "t", "--k", "2", "--json"});
+  ASSERT_EQ(q.exit_code, 0) << q.err;
+  const auto hits = nlohmann::json::parse(q.out);
+  ASSERT_FALSE(hits.empty());
+  EXPECT_EQ(hits[0]["source"], "spec/reductions.adoc");
+  EXPECT_EQ(hits[0]["section"], "Reductions > Ordered sum");
+  for (const char* field : {"score", "text", "line"}) EXPECT_TRUE(hits[0].contains(field)) << field;
+
+  // A second build reads nothing again.
+  const auto again = nlohmann::json::parse(eok({"rag", "build", "--no-default-corpus", "--docs", docs.string(), "--name", "t", "--json"}).out);
+  EXPECT_EQ(again["chunks_embedded"], 0);
+
+  ProcessResult missing = eok({"rag", "query", "x", "--name", "nope"});
+  EXPECT_NE(missing.exit_code, 0);
+  EXPECT_NE(missing.err.find("eok rag build"), std::string::npos) << missing.err;
+}
+
+}  // namespace
+}  // namespace eok::testing
