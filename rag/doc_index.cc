@@ -252,10 +252,14 @@ std::vector<DocHit> DocIndex::query(const std::string& text, size_t k) const {
   std::sort(ranked.begin(), ranked.end(), [](const auto& a, const auto& b) {
     return a.second.score != b.second.score ? a.second.score > b.second.score : a.first < b.first;
   });
+  // At most two chunks of one section: the parts of a long listing would otherwise fill the whole answer.
   std::vector<DocHit> out;
+  std::map<std::pair<std::string, std::string>, int> per_section;
   for (size_t i = 0; i < ranked.size() && out.size() < k; ++i) {
+    const Chunk& c = (*chunks_)[ranked[i].first];
+    if (++per_section[{c.source, c.section}] > 2) continue;
     DocHit h = ranked[i].second;
-    h.chunk = (*chunks_)[ranked[i].first];
+    h.chunk = c;
     out.push_back(std::move(h));
   }
   return out;

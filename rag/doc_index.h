@@ -64,8 +64,8 @@ class DocIndex {
   static DocIndex load(const std::filesystem::path& dir);
   static bool exists(const std::filesystem::path& dir);
 
-  // The k chunks best matching `text`: vector and lexical rankings fused. Short queries (one or two words,
-  // typically a mnemonic or intrinsic name) lean on the lexical ranking.
+  // The k chunks best matching `text`: vector and lexical rankings fused, at most two of one section. Short
+  // queries (one or two words, typically a mnemonic or intrinsic name) lean on the lexical ranking.
   std::vector<DocHit> query(const std::string& text, size_t k) const;
 
   const std::vector<Chunk>& chunks() const { return *chunks_; }
