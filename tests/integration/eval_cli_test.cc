@@ -15,18 +15,7 @@ class EokCli : public ::testing::Test {
   static void SetUpTestSuite() { home_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-cli-home-"); }
   static void TearDownTestSuite() { home_.reset(); }
 
-  static ProcessResult eok(std::vector<std::string> args) {
-    ProcessSpec spec;
-    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
-    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    spec.cwd = source_root();
-    // No LLM: nothing configured and no discovery, whatever listens on this machine's usual ports.
-    std::vector<std::string> env = {"EOK_HOME=" + home_->path().string(), "EOK_LLM_DISCOVER=false"};
-    if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
-    spec.env = env;
-    spec.limits.wall_seconds = 300;
-    return run_process(spec);
-  }
+  static ProcessResult eok(std::vector<std::string> args) { return run_eok(args, home_->path(), 300); }
   static std::unique_ptr<TempDir> home_;
 };
 std::unique_ptr<TempDir> EokCli::home_;

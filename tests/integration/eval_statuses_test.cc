@@ -99,7 +99,9 @@ TEST_F(EvalStatuses, MemoryBoundReluIsNeverSlowerWithWiderLmulAndSaysSo) {
     const EvalResult r = candidate("relu_f32", f);
     ASSERT_EQ(r.status, EvalStatus::ok) << f << ": " << r.message;
     EXPECT_EQ(r.cost->bound, "memory") << f;
-    if (previous > 0) EXPECT_LE(*r.cycles, previous) << f;
+    if (previous > 0) {
+      EXPECT_LE(*r.cycles, previous) << f;
+    }
     previous = *r.cycles;
   }
 }

@@ -28,18 +28,7 @@ class MineCli : public ::testing::Test {
     repo_->commit("main", "Fix CI", {{".github/workflows/ci.yml", "on: push\n"}});
   }
 
-  ProcessResult eok(std::vector<std::string> args) {
-    ProcessSpec spec;
-    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
-    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    spec.cwd = source_root();
-    // No LLM: nothing configured and no discovery, whatever listens on this machine's usual ports.
-    std::vector<std::string> env = {"EOK_HOME=" + (dir_.path() / "home").string(), "EOK_LLM_DISCOVER=false"};
-    if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
-    spec.env = env;
-    spec.limits.wall_seconds = 120;
-    return run_process(spec);
-  }
+  ProcessResult eok(std::vector<std::string> args) { return run_eok(args, dir_.path() / "home", 120); }
 
   TempDir dir_{fs::temp_directory_path(), "eok-minecli-"};
   std::unique_ptr<idea_pool::testing::SyntheticRepo> repo_;

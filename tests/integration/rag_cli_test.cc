@@ -13,17 +13,7 @@ namespace fs = std::filesystem;
 
 class RagCli : public ::testing::Test {
  protected:
-  ProcessResult eok(std::vector<std::string> args) {
-    ProcessSpec spec;
-    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
-    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
-    spec.cwd = source_root();
-    std::vector<std::string> env = {"EOK_HOME=" + (dir_.path() / "home").string(), "EOK_LLM_DISCOVER=false"};
-    if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
-    spec.env = env;
-    spec.limits.wall_seconds = 120;
-    return run_process(spec);
-  }
+  ProcessResult eok(std::vector<std::string> args) { return run_eok(args, dir_.path() / "home", 120); }
   TempDir dir_{fs::temp_directory_path(), "eok-ragcli-"};
 };
 

@@ -14,6 +14,18 @@ fs::path source_root() { return EOK_SOURCE_DIR; }
 
 std::string read_fixture(const std::string& relative) { return read_file(fs::path(EOK_TEST_DATA_DIR) / "fixtures" / relative); }
 
+ProcessResult run_eok(const std::vector<std::string>& args, const fs::path& home, double wall_seconds) {
+  ProcessSpec spec;
+  spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
+  spec.argv.insert(spec.argv.end(), args.begin(), args.end());
+  spec.cwd = source_root();
+  std::vector<std::string> env = {"EOK_HOME=" + home.string(), "EOK_LLM_DISCOVER=false"};
+  if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
+  spec.env = env;
+  spec.limits.wall_seconds = wall_seconds;
+  return run_process(spec);
+}
+
 void VirtualBoardTest::SetUpTestSuite() {
   home_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-test-home-");
   workspace_ = std::make_unique<Workspace>(Workspace::open(home_->path()));

@@ -18,6 +18,10 @@ namespace eok::testing {
 std::filesystem::path source_root();
 std::string read_fixture(const std::string& relative);  // under tests/fixtures/
 
+// Runs the built eok program as a user would, from the source tree, with EOK_HOME=`home` and no LLM
+// (nothing configured, no discovery, whatever listens on this machine's usual ports).
+ProcessResult run_eok(const std::vector<std::string>& args, const std::filesystem::path& home, double wall_seconds = 300);
+
 // One session per test suite: evaluations share the object and baseline caches of a temporary workspace.
 class VirtualBoardTest : public ::testing::Test {
  protected:
