@@ -1,9 +1,5 @@
 #include "idea_pool/example_index.h"
 
-#include <faiss/IndexFlat.h>
-#include <faiss/impl/FaissException.h>
-#include <faiss/index_io.h>
-
 #include <nlohmann/json.hpp>
 
 #include "idea_pool/clustering.h"
@@ -23,12 +19,6 @@ fs::path with_suffix(const fs::path& pool_file, const char* suffix) {
   fs::path p = pool_file;
   p.replace_extension(suffix);
   return p;
-}
-
-std::vector<float> flatten(const std::vector<Embedding>& rows) {
-  std::vector<float> flat;
-  for (const auto& r : rows) flat.insert(flat.end(), r.begin(), r.end());
-  return flat;
 }
 
 }  // namespace
@@ -67,27 +57,15 @@ ExampleIndex ExampleIndex::build(const IdeaPool& pool, llm::Embedder* embedder, 
     vectors = ix.offline_->embed(texts);
     ix.embedder_name_ = ix.offline_->name();
   }
-  l2_normalise(vectors);
-  const size_t d = vectors.empty() ? 0 : vectors[0].size();
-  ix.index_ = std::make_shared<faiss::IndexFlatIP>(static_cast<faiss::Index::idx_t>(d));
-  const std::vector<float> flat = flatten(vectors);
-  ix.index_->add(static_cast<faiss::Index::idx_t>(vectors.size()), flat.data());
+  ix.index_ = std::make_shared<rag::VectorIndex>(rag::VectorIndex::build(std::move(vectors)));
   return ix;
 }
 
 void ExampleIndex::save(const fs::path& pool_file) const {
   nlohmann::json doc = {{"schema", kSchema}, {"embedder", embedder_name_}, {"offline", offline_ != nullptr},
-                        {"dim", index_->d}, {"entries", nlohmann::json::array()}};
+                        {"dim", index_->dim()}, {"entries", nlohmann::json::array()}};
   for (const auto& e : entries_) doc["entries"].push_back({{"thought", e.thought}, {"commit", e.commit}, {"file", e.file}});
-  // FAISS writes to a path; it goes to a temporary name first, like everything else, then is renamed.
-  const fs::path vectors = vectors_path(pool_file);
-  const fs::path tmp = vectors.string() + ".tmp";
-  try {
-    faiss::write_index(index_.get(), tmp.c_str());
-  } catch (const faiss::FaissException& e) {
-    throw Error("cannot write the example index " + vectors.string() + ": " + e.what());
-  }
-  fs::rename(tmp, vectors);
+  index_->save(vectors_path(pool_file));
   if (offline_) offline_->save(model_path(pool_file));
   write_file_atomic(entries_path(pool_file), doc.dump(1));
 }
@@ -108,18 +86,10 @@ ExampleIndex ExampleIndex::load(const fs::path& pool_file) {
   } catch (const nlohmann::json::exception& e) {
     throw CorruptDataError(entries.string() + " is damaged (" + e.what() + "): mine the pool again");
   }
-  std::unique_ptr<faiss::Index> raw;
-  try {
-    raw.reset(faiss::read_index(vectors_path(pool_file).c_str()));
-  } catch (const faiss::FaissException& e) {
-    throw CorruptDataError("cannot read " + vectors_path(pool_file).string() + ": mine the pool again");
-  }
-  auto* flat = dynamic_cast<faiss::IndexFlatIP*>(raw.get());
-  if (!flat || static_cast<size_t>(flat->ntotal) != ix.entries_.size()) {
+  ix.index_ = std::make_shared<rag::VectorIndex>(rag::VectorIndex::load(vectors_path(pool_file)));
+  if (ix.index_->size() != ix.entries_.size()) {
     throw CorruptDataError(vectors_path(pool_file).string() + " does not match " + entries.string() + ": mine the pool again");
   }
-  raw.release();
-  ix.index_.reset(flat);
   if (doc.value("offline", false)) {
     ix.offline_ = std::make_shared<rag::OfflineEmbedder>(rag::OfflineEmbedder::load(model_path(pool_file)));
   }
@@ -137,20 +107,12 @@ std::vector<ExampleHit> ExampleIndex::search(const std::string& text, size_t k, 
     }
     q = embedder->embed({text}).at(0);
   }
-  if (q.size() != static_cast<size_t>(index_->d)) {
+  if (q.size() != index_->dim()) {
     throw ConfigError("the query embedder gives " + std::to_string(q.size()) + " dimensions, the index holds " +
-                      std::to_string(index_->d) + " (made by " + embedder_name_ + ")");
+                      std::to_string(index_->dim()) + " (made by " + embedder_name_ + ")");
   }
-  l2_normalise(q);
-  k = std::min(k, entries_.size());
-  std::vector<float> scores(k);
-  std::vector<faiss::Index::idx_t> ids(k);
-  if (k > 0) index_->search(1, q.data(), static_cast<faiss::Index::idx_t>(k), scores.data(), ids.data());
   std::vector<ExampleHit> hits;
-  for (size_t i = 0; i < k; ++i) {
-    if (ids[i] < 0) continue;
-    hits.push_back({entries_[static_cast<size_t>(ids[i])], scores[i]});
-  }
+  for (const rag::VectorHit& h : index_->search(std::move(q), k)) hits.push_back({entries_[h.row], h.score});
   return hits;
 }
 

@@ -1,5 +1,5 @@
 // The retrieval index of a pool's example code: one entry per example of every thought (the thought, the
-// commit's title and the diff), embedded and kept in an exact FAISS inner-product index, so that a search
+// commit's title and the diff), embedded and kept in a rag::VectorIndex, so that a search
 // prompt (and `eok ideas --query`) can find the past changes closest to what it is about to write.
 //
 // Files, next to the pool file P.json: P.examples.faiss (the vectors), P.examples.json (what each row is,
@@ -18,11 +18,8 @@
 
 #include "idea_pool/pool.h"
 #include "rag/offline_embedder.h"
+#include "rag/vector_index.h"
 #include "src/llm/llm.h"
-
-namespace faiss {
-struct IndexFlatIP;
-}
 
 namespace eok::idea_pool {
 
@@ -64,7 +61,7 @@ class ExampleIndex {
   std::vector<ExampleEntry> entries_;
   std::string embedder_name_;  // the offline model's name, or the HTTP model's
   std::shared_ptr<rag::OfflineEmbedder> offline_;  // null for an HTTP-built index
-  std::shared_ptr<faiss::IndexFlatIP> index_;
+  std::shared_ptr<rag::VectorIndex> index_;
 };
 
 }  // namespace eok::idea_pool
