@@ -183,28 +183,21 @@ MineReport mine(const MineRequest& req) {
   std::unique_ptr<llm::HttpEmbedder> http_embedder;
   std::unique_ptr<llm::CachedEmbedder> cached_embedder;
   llm::Embedder* embedder = nullptr;
-  std::optional<llm::LlmChoice> llm_choice;
-  auto need_llm_choice = [&]() -> const llm::LlmChoice& {
-    if (!llm_choice) llm_choice = llm::choose_llm(cfg);
-    return *llm_choice;
-  };
+  std::vector<std::string> corpus;  // the commits' texts: what is embedded, and what the extractive distiller weighs terms by
+  for (const auto& c : walk.commits) corpus.push_back(c.text());
   double delta = cfg.number("mine.delta");
   if (variant != PoolVariant::raw) {
     if (embedder_kind == "offline") {
-      std::vector<std::string> corpus;
-      for (const auto& c : walk.commits) corpus.push_back(c.text());
-      for (const auto& p : initial_principles()) corpus.push_back(p.description);
+      // The principles' words are fitted too, so that the initial thoughts land in the same space.
+      std::vector<std::string> fit_texts = corpus;
+      for (const auto& p : initial_principles()) fit_texts.push_back(p.description);
       rag::OfflineEmbedderOptions options;
       options.dim = static_cast<size_t>(cfg.integer("mine.embedding_dim"));
-      owned_embedder = std::make_unique<rag::OfflineEmbedder>(rag::OfflineEmbedder::fit(corpus, options));
+      owned_embedder = std::make_unique<rag::OfflineEmbedder>(rag::OfflineEmbedder::fit(fit_texts, options));
       embedder = owned_embedder.get();
       if (delta < 0) delta = kOfflineDelta;
     } else if (embedder_kind == "http") {
-      const llm::LlmChoice& choice = need_llm_choice();
-      if (!choice.settings) throw ConfigError("mine.embedder = http needs an endpoint: " + choice.why);
-      llm::LlmSettings s = *choice.settings;
-      s.model = cfg.str("mine.embedding_model");
-      if (s.model.empty()) throw ConfigError("mine.embedder = http needs mine.embedding_model (EOK_MINE_EMBEDDING_MODEL), e.g. Qwen/Qwen3-Embedding-8B");
+      const llm::LlmSettings s = llm::embedding_settings(cfg);
       http_embedder = std::make_unique<llm::HttpEmbedder>(s);
       cached_embedder = std::make_unique<llm::CachedEmbedder>(*http_embedder, s.base_url + " " + s.model,
                                                               req.workspace / "cache" / "embeddings");
@@ -217,8 +210,6 @@ MineReport mine(const MineRequest& req) {
     log::info("embedder: {}", report.embedder);
   }
 
-  std::vector<std::string> corpus;
-  for (const auto& c : walk.commits) corpus.push_back(c.text());
   ExtractiveDistiller extractive(corpus);
   Distiller* distiller = &extractive;
   llm::LlmStats llm_stats;
@@ -230,7 +221,7 @@ MineReport mine(const MineRequest& req) {
     throw ConfigError("mine.distiller must be auto, llm or extractive, not '" + distiller_kind + "'");
   }
   if (variant != PoolVariant::raw && distiller_kind != "extractive") {
-    const llm::LlmChoice& choice = need_llm_choice();
+    const llm::LlmChoice choice = llm::choose_llm(cfg);
     if (choice.settings) {
       client = llm::make_llm(*choice.settings, {}, req.workspace / "cache" / "llm", false, &llm_stats);
       prompts = std::make_unique<llm::PromptLibrary>(req.root / "prompts", LlmDistiller::required_prompts(),

@@ -40,12 +40,7 @@ int run_query(const IdeasOptions& opt, const GlobalOptions& global, const idea_p
   std::unique_ptr<llm::HttpEmbedder> http;
   if (index.embedder_name().rfind("offline", 0) != 0) {
     // Built with an embedding model: the same model embeds the query.
-    const Config config = Config::load(find_project_root(global.root));
-    const llm::LlmChoice choice = llm::choose_llm(config);
-    if (!choice.settings) throw ConfigError("the example index was built with " + index.embedder_name() + ": " + choice.why);
-    llm::LlmSettings s = *choice.settings;
-    s.model = config.str("mine.embedding_model");
-    http = std::make_unique<llm::HttpEmbedder>(s);
+    http = std::make_unique<llm::HttpEmbedder>(llm::embedding_settings(Config::load(find_project_root(global.root))));
   }
   const auto hits = index.search(opt.query, opt.k, http.get());
   if (opt.json) {

@@ -48,4 +48,15 @@ LlmChoice choose_llm(const Config& c) {
   return choice;
 }
 
+LlmSettings embedding_settings(const Config& c) {
+  const LlmChoice choice = choose_llm(c);
+  if (!choice.settings) throw ConfigError("an embedding model over HTTP needs an endpoint: " + choice.why);
+  LlmSettings s = *choice.settings;
+  s.model = c.str("mine.embedding_model");
+  if (s.model.empty()) {
+    throw ConfigError("an embedding model over HTTP needs mine.embedding_model (EOK_MINE_EMBEDDING_MODEL), e.g. Qwen/Qwen3-Embedding-8B");
+  }
+  return s;
+}
+
 }  // namespace eok::llm

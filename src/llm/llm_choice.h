@@ -21,4 +21,8 @@ struct LlmChoice {
 // model; an absent LLM is not an error (settings is nullopt and `why` says what to set).
 LlmChoice choose_llm(const Config& config);
 
+// The embedding endpoint of mine.embedder = http: choose_llm's server with mine.embedding_model. Throws
+// ConfigError saying what to set when there is no server or no embedding model.
+LlmSettings embedding_settings(const Config& config);
+
 }  // namespace eok::llm

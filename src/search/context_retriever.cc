@@ -39,24 +39,6 @@ const idea_pool::CodeExample* find_example(const idea_pool::IdeaPool* pool, cons
 
 }  // namespace
 
-RagMode parse_rag_mode(std::string_view name) {
-  if (name == "none") return RagMode::none;
-  if (name == "docs") return RagMode::docs;
-  if (name == "code") return RagMode::code;
-  if (name == "both") return RagMode::both;
-  throw ConfigError("unknown retrieval mode '" + std::string(name) + "': use none, docs, code or both");
-}
-
-const char* rag_mode_name(RagMode mode) {
-  switch (mode) {
-    case RagMode::none: return "none";
-    case RagMode::docs: return "docs";
-    case RagMode::code: return "code";
-    case RagMode::both: return "both";
-  }
-  return "both";
-}
-
 ContextRetriever::ContextRetriever(std::optional<rag::DocIndex> docs, std::optional<idea_pool::ExampleIndex> code,
                                    const idea_pool::IdeaPool* pool)
     : docs_(std::move(docs)), code_(std::move(code)), pool_(pool) {}

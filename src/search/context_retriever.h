@@ -16,16 +16,9 @@
 #include "idea_pool/pool.h"
 #include "rag/doc_index.h"
 #include "rag/retriever.h"
+#include "src/search/rag_mode.h"
 
 namespace eok::search {
-
-enum class RagMode { none, docs, code, both };
-
-// "none", "docs", "code", "both"; throws ConfigError naming them for anything else.
-RagMode parse_rag_mode(std::string_view name);
-const char* rag_mode_name(RagMode mode);
-inline bool uses_docs(RagMode m) { return m == RagMode::docs || m == RagMode::both; }
-inline bool uses_code(RagMode m) { return m == RagMode::code || m == RagMode::both; }
 
 class ContextRetriever : public rag::Retriever {
  public:

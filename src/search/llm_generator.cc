@@ -1,6 +1,6 @@
 #include "src/search/llm_generator.h"
 
-#include "src/search/context_retriever.h"
+#include "src/search/rag_mode.h"
 
 #include <cctype>
 #include <chrono>
@@ -95,7 +95,7 @@ llm::ChatRequest LlmGenerator::build_request(const ProposalRequest& req, std::st
   if (req.idea) v["principle"] = req.idea->principle;
   if (req.thought) v["thought"] = req.thought->description;
   // Example code is retrieval too: the paper's "no RAG" and "docs only" variants go without it.
-  if (uses_code(parse_rag_mode(settings_.rag))) v["examples"] = examples_text(req.thought);
+  if (uses_code(settings_.rag)) v["examples"] = examples_text(req.thought);
   v["feedback"] = req.feedback;
 
   rag::RetrievalQuery q;

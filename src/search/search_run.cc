@@ -70,7 +70,7 @@ class InterruptGuard {
 // The retriever of --rag MODE: the document index (built from rag/corpus/ when there is none yet) and the
 // example index of the pool.
 std::unique_ptr<rag::Retriever> make_retriever(const SearchSettings& settings, const SearchRequest& req, const idea_pool::IdeaPool* pool) {
-  const RagMode mode = parse_rag_mode(settings.rag);
+  const RagMode mode = settings.rag;
   if (mode == RagMode::none) return std::make_unique<rag::NoRetriever>();
   std::optional<rag::DocIndex> docs;
   std::optional<idea_pool::ExampleIndex> code;
@@ -228,7 +228,7 @@ SearchOutcome run_search(SearchRequest req) {
     out.llm = client->describe();
     prompts = std::make_unique<llm::PromptLibrary>(req.root / "prompts", LlmGenerator::required_prompts(), LlmGenerator::placeholders());
     retriever = make_retriever(settings, req, pool ? &*pool : nullptr);
-    log::info("retrieval ({}): {}", settings.rag, retriever->describe());
+    log::info("retrieval ({}): {}", rag_mode_name(settings.rag), retriever->describe());
     generator = std::make_unique<LlmGenerator>(*client, *prompts, *retriever, *db, task, session.board, run.id, settings);
   }
   SearchContext ctx{task, settings, evals, generator.get(), progress, pool ? &*pool : nullptr, stop, {}, {}};

@@ -1,6 +1,6 @@
 #include "src/search/settings.h"
 
-#include "src/search/context_retriever.h"
+#include "src/search/rag_mode.h"
 
 #include <algorithm>
 #include <thread>
@@ -35,7 +35,7 @@ SearchSettings SearchSettings::from_config(const Config& c) {
   const std::string sampling = c.str("search.thought_sampling");
   if (sampling != "softmax" && sampling != "uniform") throw ConfigError("search.thought_sampling must be softmax or uniform");
   s.thought_softmax = sampling == "softmax";
-  s.rag = rag_mode_name(parse_rag_mode(c.str("search.rag")));
+  s.rag = parse_rag_mode(c.str("search.rag"));
   s.rag_index = c.str("search.rag_index");
   s.thought_temperature = c.number("search.thought_temperature");
   s.parent_temperature = c.number("search.parent_temperature");

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "src/common/config.h"
+#include "src/search/rag_mode.h"
 
 namespace eok::search {
 
@@ -14,7 +15,7 @@ struct SearchSettings {
   uint64_t seed = 0;
   int eval_concurrency = 1;
   bool thought_softmax = true;
-  std::string rag = "both";  // none, docs, code, both (context_retriever.h)
+  RagMode rag = RagMode::both;  // what retrieval puts into prompts (rag_mode.h)
   std::string rag_index = "default";
   double thought_temperature = 0.05, parent_temperature = 0.1, effectiveness_rate = 0.3;
   double llm_temperature = 0.8;
