@@ -75,8 +75,13 @@ std::string render_plan(const Task& task, const std::vector<PlannedCase>& cases)
     for (const auto& a : task.args) {
       if (a.is_buffer) {
         const char access = a.access == Access::in ? 'i' : a.access == Access::out ? 'o' : 'b';
+        const double lo = eval_dist_bound(a.lo, pc.sizes), hi = eval_dist_bound(a.hi, pc.sizes);
+        if (!(lo <= hi)) {
+          throw ConfigError("task " + task.id + ", argument " + a.name + ": dist " + dist_name(a.dist) + "(" + a.lo + ", " + a.hi +
+                            ") is empty at " + format_sizes(pc.sizes) + " (lo > hi)");
+        }
         p << "buf " << access << " " << static_cast<int>(a.type) << " " << eval_size_expr(a.len, pc.sizes) << " "
-          << a.lo << " " << a.hi << " " << a.specials << " " << (pc.tight ? 1 : 0) << "\n";
+          << static_cast<int>(a.dist) << " " << lo << " " << hi << " " << a.specials << " " << (pc.tight ? 1 : 0) << "\n";
         continue;
       }
       uint64_t bits = 0;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 
 #include "evaluator/target/harness_protocol.h"
 #include "src/common/toml_file.h"
@@ -34,7 +35,30 @@ const char* elem_c_type(ElemType t) {
   return names[static_cast<int>(t)];
 }
 
+const char* dist_name(Dist d) {
+  switch (d) {
+    case Dist::uniform: return "uniform";
+    case Dist::sorted: return "sorted";
+    case Dist::nearly_sorted: return "nearly_sorted";
+    case Dist::offsets: return "offsets";
+  }
+  return "?";
+}
+
 namespace {
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t"), e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? std::string() : s.substr(b, e - b + 1);
+}
+
+// A whole-string number ("-10", "0.5", "1e-3"); false for anything else (a size expression).
+bool parse_number(const std::string& s, double& out) {
+  char* end = nullptr;
+  out = std::strtod(s.c_str(), &end);
+  return !s.empty() && end == s.c_str() + s.size();
+}
+
 
 struct Loader {
   fs::path file;
@@ -94,13 +118,25 @@ struct Loader {
   }
 
   void parse_dist(ArgSpec& a, const std::string& dist, const std::string& where) const {
-    double lo, hi;
-    char tail;
-    if (std::sscanf(dist.c_str(), " uniform ( %lf , %lf ) %c", &lo, &hi, &tail) != 2 || !(lo <= hi)) {
-      fail(where, "dist '" + dist + "': expected uniform(lo, hi) with lo <= hi");
+    static const std::pair<const char*, Dist> kinds[] = {
+        {"uniform", Dist::uniform}, {"sorted", Dist::sorted}, {"nearly_sorted", Dist::nearly_sorted}, {"offsets", Dist::offsets}};
+    const std::string expected = "expected uniform(lo, hi), sorted(lo, hi), nearly_sorted(lo, hi) or offsets(lo, hi)";
+    const auto open = dist.find('('), comma = dist.find(','), close = dist.rfind(')');
+    if (open == std::string::npos || comma == std::string::npos || close == std::string::npos || !(open < comma && comma < close) ||
+        dist.find_first_not_of(" \t", close + 1) != std::string::npos) {
+      fail(where, "dist '" + dist + "': " + expected);
     }
-    a.lo = lo;
-    a.hi = hi;
+    const std::string kind = trim(dist.substr(0, open));
+    const auto it = std::find_if(std::begin(kinds), std::end(kinds), [&](const auto& k) { return kind == k.first; });
+    if (it == std::end(kinds)) fail(where, "dist '" + dist + "': " + expected);
+    a.dist = it->second;
+    a.lo = trim(dist.substr(open + 1, comma - open - 1));
+    a.hi = trim(dist.substr(comma + 1, close - comma - 1));
+    if (a.lo.empty() || a.hi.empty()) fail(where, "dist '" + dist + "': " + expected);
+    if (a.dist != Dist::uniform && elem_is_float(a.type) && a.specials) fail(where, "specials need a uniform dist");
+    // Numeric bounds are checked now; size-expression bounds when a case is planned.
+    double lo = 0, hi = 0;
+    if (parse_number(a.lo, lo) && parse_number(a.hi, hi) && !(lo <= hi)) fail(where, "dist '" + dist + "': lo must be <= hi");
   }
 
   unsigned parse_specials(const toml::array& arr, const std::string& where) const {
@@ -135,8 +171,8 @@ struct Loader {
       else if (access == "out") a.access = Access::out;
       else if (access == "inout") a.access = Access::inout;
       else fail(where, "access '" + access + "': expected in, out or inout");
-      if (a.access != Access::out) parse_dist(a, str(t, "dist", where), where);
       if (const auto* sp = t["specials"].as_array()) a.specials = parse_specials(*sp, where);
+      if (a.access != Access::out) parse_dist(a, str(t, "dist", where), where);
     } else if (kind == "scalar") {
       a.c_type = type;
       if (auto v = t["value"].value<std::string>()) a.value = *v;
@@ -168,6 +204,11 @@ size_t count_params(const std::string& signature) {
 }
 
 }  // namespace
+
+double eval_dist_bound(const std::string& bound, const SizeParams& sizes) {
+  double v = 0;
+  return parse_number(bound, v) ? v : static_cast<double>(eval_size_expr(bound, sizes));
+}
 
 Task load_task(const fs::path& dir) {
   const fs::path file = dir / "task.toml";

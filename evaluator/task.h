@@ -22,6 +22,13 @@ const char* elem_c_type(ElemType t);  // "float", "_Float16", "int32_t"
 
 enum class Access : uint8_t { in, out, inout };
 
+// How a buffer input is drawn; the values match enum eok_dist in evaluator/target/harness_protocol.h.
+// uniform: independent draws in [lo, hi] (integers inclusive). sorted: the same draws, ascending.
+// nearly_sorted: sorted, then a few elements swapped with a near neighbour (locality sorts).
+// offsets: sorted with the first element lo (segment starts, CSR row starts: empty segments included).
+enum class Dist : uint8_t { uniform = 0, sorted, nearly_sorted, offsets };
+const char* dist_name(Dist d);
+
 struct Tolerance {
   std::string name;  // the class name, or "custom"
   double atol = 0;
@@ -36,7 +43,8 @@ struct ArgSpec {
   std::string c_type;             // scalar: the C type as declared ("size_t", "int")
   std::string len;                // buffer: element count, a size expression
   Access access = Access::in;
-  double lo = 0, hi = 1;          // buffer inputs: uniform range (integers inclusive)
+  Dist dist = Dist::uniform;      // buffer inputs: how values are drawn
+  std::string lo = "0", hi = "1"; // their range: numbers, or size expressions ("n", "total-1")
   unsigned specials = 0;          // EOK_SPECIAL_* bits
   std::string value;              // scalar: a size expression (integers) or a literal (floats)
 };
@@ -57,6 +65,9 @@ struct Task {
 
 // Loads and validates dir/task.toml. Throws ConfigError naming the file and the key at fault.
 Task load_task(const std::filesystem::path& dir);
+
+// A dist bound's value at `sizes`: a number as written, else its size expression evaluated.
+double eval_dist_bound(const std::string& bound, const SizeParams& sizes);
 
 // Ids of every folder under kernels_dir that has a task.toml, sorted.
 std::vector<std::string> list_task_ids(const std::filesystem::path& kernels_dir);

@@ -26,6 +26,7 @@ typedef struct {
   char access; /* 'i', 'o', 'b' */
   int type;
   uint64_t count;
+  int dist; /* enum eok_dist */
   double lo, hi;
   unsigned specials;
   int tight;
@@ -148,18 +149,41 @@ static void store_value(unsigned char *dst, int type, double v) {
   }
 }
 
+static int cmp_double(const void *x, const void *y) {
+  double a = *(const double *)x, b = *(const double *)y;
+  return (a > b) - (a < b);
+}
+
+static double draw(const arg_t *a, uint64_t *seed) {
+  if (is_float(a->type)) return a->lo + (a->hi - a->lo) * uniform01(seed);
+  double span = a->hi - a->lo + 1.0;
+  double v = a->lo + (double)(uint64_t)(uniform01(seed) * span);
+  return v > a->hi ? a->hi : v;
+}
+
 static void fill_input(arg_t *a, uint64_t seed, int timed) {
   const size_t es = type_size(a->type);
-  for (uint64_t i = 0; i < a->count; ++i) {
-    double v;
-    if (is_float(a->type)) {
-      v = a->lo + (a->hi - a->lo) * uniform01(&seed);
-    } else {
-      double span = a->hi - a->lo + 1.0;
-      v = a->lo + (double)(uint64_t)(uniform01(&seed) * span);
-      if (v > a->hi) v = a->hi;
+  if (a->dist == EOK_DIST_UNIFORM) {
+    for (uint64_t i = 0; i < a->count; ++i) store_value(a->data + i * es, a->type, draw(a, &seed));
+  } else if (a->count > 0) {
+    double *v = malloc(a->count * sizeof *v);
+    if (!v) _exit(5);
+    for (uint64_t i = 0; i < a->count; ++i) v[i] = draw(a, &seed);
+    qsort(v, a->count, sizeof *v, cmp_double);
+    if (a->dist == EOK_DIST_OFFSETS) v[0] = a->lo;
+    if (a->dist == EOK_DIST_NEARLY_SORTED) {
+      /* One swap per 16 elements, each with a neighbour at most 16 places ahead. */
+      for (uint64_t k = 0; k < a->count / 16 + 1 && a->count > 1; ++k) {
+        uint64_t p = splitmix64(&seed) % a->count;
+        uint64_t q = p + 1 + splitmix64(&seed) % 16;
+        if (q >= a->count) q = a->count - 1;
+        double t = v[p];
+        v[p] = v[q];
+        v[q] = t;
+      }
     }
-    store_value(a->data + i * es, a->type, v);
+    for (uint64_t i = 0; i < a->count; ++i) store_value(a->data + i * es, a->type, v[i]);
+    free(v);
   }
   if (timed || a->specials == 0 || a->count == 0 || !is_float(a->type)) return;
   /* A few special values at spread positions; the timed case keeps the plain distribution. */
@@ -245,12 +269,13 @@ static int parse_arg(arg_t *a) {
   if (strcmp(kind, "buf") != 0) return 0;
   char access;
   unsigned long long count;
-  if (scanf(" %c %d %llu %lf %lf %u %d", &access, &a->type, &count, &a->lo, &a->hi, &a->specials, &a->tight) != 7)
+  if (scanf(" %c %d %llu %d %lf %lf %u %d", &access, &a->type, &count, &a->dist, &a->lo, &a->hi, &a->specials, &a->tight) != 8)
     return 0;
   a->is_buffer = 1;
   a->access = access;
   a->count = count;
-  return a->type >= EOK_T_F16 && a->type <= EOK_T_U64 && (access == 'i' || access == 'o' || access == 'b');
+  return a->type >= EOK_T_F16 && a->type <= EOK_T_U64 && (access == 'i' || access == 'o' || access == 'b') &&
+         a->dist >= EOK_DIST_UNIFORM && a->dist <= EOK_DIST_OFFSETS;
 }
 
 static void run_case(int index, int timed, uint64_t seed) {
@@ -315,7 +340,7 @@ int main(void) {
   install_fault_handlers();
   char magic[32];
   int version;
-  if (scanf("%31s %d", magic, &version) != 2 || strcmp(magic, "eok-plan") != 0 || version != 1) {
+  if (scanf("%31s %d", magic, &version) != 2 || strcmp(magic, "eok-plan") != 0 || version != EOK_PLAN_VERSION) {
     fprintf(stderr, "harness: stdin is not an eok plan\n");
     return 2;
   }

@@ -3,12 +3,12 @@
  * binary records it writes on stdout. Both sides include this header; all integers are little-endian.
  *
  * Plan (text):
- *   eok-plan 1
+ *   eok-plan 2
  *   case <timed 0|1> <seed> <nargs>            one line per case, followed by its nargs argument lines:
- *   buf <access i|o|b> <type> <count> <lo> <hi> <specials> <tight 0|1>
+ *   buf <access i|o|b> <type> <count> <dist> <lo> <hi> <specials> <tight 0|1>
  *   scal <u64 bits>
  * Buffers: access i = input (checked unchanged), o = output (poisoned before the call), b = both.
- * lo/hi: the uniform input range (integers: inclusive). specials: EOK_SPECIAL_* bits. tight: the buffer
+ * dist: enum eok_dist. lo/hi: the input range (integers: inclusive). specials: EOK_SPECIAL_* bits. tight: the buffer
  * ends exactly at an unmapped page (over-reads fault) instead of before a 64-byte guard zone.
  *
  * Records (binary), in order: for each case a START record before the call, then a CASE record with one
@@ -19,7 +19,8 @@
 
 #include <stdint.h>
 
-#define EOK_PLAN_MAGIC "eok-plan 1"
+#define EOK_PLAN_MAGIC "eok-plan 2"
+#define EOK_PLAN_VERSION 2
 #define EOK_MAX_ARGS 16
 #define EOK_GUARD_BYTES 64
 
@@ -27,6 +28,9 @@ enum eok_type {
   EOK_T_F16 = 1, EOK_T_F32, EOK_T_F64, EOK_T_I8, EOK_T_I16, EOK_T_I32, EOK_T_I64, EOK_T_U8, EOK_T_U16, EOK_T_U32,
   EOK_T_U64
 };
+
+/* uniform draws; the same sorted; sorted with a few near swaps; sorted with the first element lo. */
+enum eok_dist { EOK_DIST_UNIFORM = 0, EOK_DIST_SORTED, EOK_DIST_NEARLY_SORTED, EOK_DIST_OFFSETS };
 
 enum eok_special { EOK_SPECIAL_NAN = 1, EOK_SPECIAL_INF = 2, EOK_SPECIAL_NEG_INF = 4, EOK_SPECIAL_ZERO = 8,
                    EOK_SPECIAL_HUGE = 16 };

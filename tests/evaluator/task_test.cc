@@ -119,7 +119,11 @@ TEST_F(BadTask, ErrorsNameTheFileAndTheKey) {
   write(with(kGood, "size_t n)", "size_t n, int extra)"));
   EXPECT_NE(error().find("declares 3 parameters"), std::string::npos) << error();
   write(with(kGood, "uniform(-1, 1)", "normal(0, 1)"));
-  EXPECT_NE(error().find("expected uniform(lo, hi)"), std::string::npos) << error();
+  EXPECT_NE(error().find("expected uniform(lo, hi), sorted(lo, hi)"), std::string::npos) << error();
+  write(with(kGood, "uniform(-1, 1)", "uniform(2, 1)"));
+  EXPECT_NE(error().find("lo must be <= hi"), std::string::npos) << error();
+  write(with(kGood, "dist = \"uniform(-1, 1)\"", "dist = \"sorted(-1, 1)\"\nspecials = [\"nan\"]"));
+  EXPECT_NE(error().find("specials need a uniform dist"), std::string::npos) << error();
   write("id = [");
   EXPECT_NE(error().find("task.toml:1"), std::string::npos) << error();
 }
@@ -146,7 +150,27 @@ TEST(HarnessPlan, CasesAreChecksThenOneTimedCaseWithDistinctSeeds) {
   EXPECT_EQ(plan_cases(t, 42)[0].seed, cases[0].seed);  // deterministic
   EXPECT_NE(plan_cases(t, 43)[0].seed, cases[0].seed);  // but fresh per evaluation seed
   const std::string plan = render_plan(t, cases);
-  EXPECT_EQ(plan.rfind("eok-plan 1\n", 0), 0u);
+  EXPECT_EQ(plan.rfind("eok-plan 2\n", 0), 0u);
+}
+
+TEST_F(BadTask, DistBoundsMayBeSizeExpressionsEvaluatedPerCase) {
+  write(with(kGood, "uniform(-1, 1)", "offsets(0, n-1)"));
+  ASSERT_EQ(error(), "");
+  Task t = load_task(task_dir_);
+  EXPECT_EQ(t.args[0].dist, Dist::offsets);
+  const std::string plan = render_plan(t, plan_cases(t, 1));
+  // buf <access> <type> <count> <dist> <lo> <hi> ...: n = 1 (check), then n = 8 (timed)
+  EXPECT_NE(plan.find("buf b 2 1 3 0 0 "), std::string::npos) << plan;
+  EXPECT_NE(plan.find("buf b 2 8 3 0 7 "), std::string::npos) << plan;
+  // An empty range at some size is the task's mistake, named with the size.
+  write(with(kGood, "uniform(-1, 1)", "sorted(0, n-2)"));
+  Task bad = load_task(task_dir_);
+  try {
+    render_plan(bad, plan_cases(bad, 1));
+    FAIL() << "no error for an empty range";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("is empty at n=1"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace
