@@ -31,6 +31,8 @@ void add_export_command(CLI::App& app, const GlobalOptions& global, int& exit_co
 void add_ideas_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_mine_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_rag_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_bench_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_report_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 
 // The kernel database of the workspace.
 std::unique_ptr<db::KernelDb> open_kernel_db(const Workspace& ws);

@@ -21,7 +21,7 @@ namespace eok::cli {
 namespace {
 
 struct SearchOptions {
-  std::string task, board = "k1", resume, config_file, method, pool, thought_sampling, rag;
+  std::string task, board = "k1", resume, run_id, config_file, method, pool, thought_sampling, rag;
   std::optional<int64_t> iterations, parallel, population, generations, seed, top_k, max_llm_calls, max_tokens;
   std::optional<double> max_cost;
   bool replay = false, json = false;
@@ -99,6 +99,10 @@ int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
   } else if (opt.task.empty()) {
     throw ConfigError("--task is required (or --resume RUN_ID): eok search --task mish");
   }
+  if (!opt.run_id.empty()) {
+    if (!opt.resume.empty()) throw ConfigError("--run-id names a new run; --resume continues an existing one: give one of them");
+    req.new_run_id = opt.run_id;
+  }
   req.task = opt.task;
   req.board = opt.board;
   req.replay = opt.replay;
@@ -140,6 +144,7 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_co
   cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32)");
   cmd->add_option("--board,-b", opt->board, "board profile (k1: the virtual K1)")->capture_default_str();
   cmd->add_option("--resume", opt->resume, "continue a stopped or killed run (its stored settings apply)");
+  cmd->add_option("--run-id", opt->run_id, "the id of the new run (default: drawn; scripts and eok bench choose it up front)");
   cmd->add_option("--config", opt->config_file, "a TOML file of settings over configs/eok.toml");
   cmd->add_option("--method", opt->method, "eok, eoh, tuner, or auto (default: eok with an LLM and an idea pool, eoh with an LLM, else tuner)");
   cmd->add_option("--pool", opt->pool, "idea pool JSON (default: the workspace's latest mined pool)");

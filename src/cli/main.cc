@@ -40,7 +40,10 @@ int main(int argc, char** argv) {
       "  eok ideas                                    browse the idea pool\n"
       "  eok search --task mish --board k1            search for a faster mish kernel\n"
       "  eok leaderboard                              the best kernel of every task so far\n"
-      "  eok eval --task mish_f32 --kernel my.c       judge one candidate kernel against ker0\n",
+      "  eok eval --task mish_f32 --kernel my.c       judge one candidate kernel against ker0\n"
+      "  eok bench run --suite all --method tuner     run a method over the 80-task benchmark\n"
+      "  eok bench table                              the paper's speedup table of the benches so far\n"
+      "  eok report --out report                      a static HTML report with charts\n",
       "eok"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("eok ") + EOK_VERSION);
@@ -62,6 +65,8 @@ int main(int argc, char** argv) {
   cli::add_mine_command(app, global, exit_code);
   cli::add_ideas_command(app, global, exit_code);
   cli::add_rag_command(app, global, exit_code);
+  cli::add_bench_command(app, global, exit_code);
+  cli::add_report_command(app, global, exit_code);
   app.parse_complete_callback([&] { log::set_level(global.log_level); });
 
   try {

@@ -178,6 +178,13 @@ ProcessResult run_process(const ProcessSpec& spec) {
 
   bool out_open = out_pipe[0] >= 0, err_open = true;
   const double limit = spec.limits.wall_seconds;
+  bool interrupt_sent = false;
+  auto forward_interrupt = [&] {
+    if (!interrupt_sent && spec.forward_interrupt && spec.forward_interrupt->load()) {
+      killpg(pid, SIGINT);
+      interrupt_sent = true;
+    }
+  };
   auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
   while (out_open || err_open) {
     struct pollfd fds[2];
@@ -193,6 +200,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
       }
       wait_ms = static_cast<int>(left * 1000) + 1;
     }
+    if (spec.forward_interrupt && (wait_ms < 0 || wait_ms > 200)) wait_ms = 200;
+    forward_interrupt();
     int r = poll(fds, static_cast<nfds_t>(nfds), wait_ms);
     if (r < 0 && errno == EINTR) continue;
     for (int i = 0; i < nfds; ++i) {
@@ -209,6 +218,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     pid_t w = waitpid(pid, &wstatus, result.timed_out ? 0 : WNOHANG);
     if (w == pid) break;
     if (w < 0 && errno != EINTR) break;
+    forward_interrupt();
     if (w == 0) usleep(500);
   }
   killpg(pid, SIGKILL);  // anything the child left behind in its group

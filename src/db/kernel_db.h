@@ -90,6 +90,18 @@ struct IdeaUpdateRecord {
   double created_at = 0;
 };
 
+// A benchmark run (eok bench run): the search of every task of a suite with one method and one set of
+// settings. `label` names the method and its ablation settings ("eok", "eok rag=none"): the tables' column.
+struct BenchRecord {
+  std::string id;              // "b20261122-143005-7f3a"
+  std::string suite;           // "general", "nn", "all" (or "custom" for --tasks)
+  std::string method, label, board;
+  std::vector<std::string> tasks;
+  std::string settings_json;   // the search flags every task's run gets
+  std::string state;           // "running", "finished", "stopped", "failed"
+  double started_at = 0, updated_at = 0;
+};
+
 // A kernel with its evaluation, for listings.
 struct KernelRow {
   KernelRecord kernel;
@@ -169,6 +181,15 @@ class KernelDb {
   // Idea effectiveness, in the order recorded.
   virtual void insert_idea_update(const IdeaUpdateRecord& u) = 0;
   virtual std::vector<IdeaUpdateRecord> idea_updates(const std::string& run_id) = 0;
+
+  // Benches. create_bench throws Error when the id exists; set_bench_run records (or replaces) the run of
+  // one task, before the run starts, so that a resumed bench finds it. bench_runs: task -> run id.
+  virtual void create_bench(const BenchRecord& b) = 0;
+  virtual void update_bench_state(const std::string& bench_id, const std::string& state) = 0;
+  virtual void set_bench_run(const std::string& bench_id, const std::string& task, const std::string& run_id) = 0;
+  virtual std::optional<BenchRecord> get_bench(const std::string& bench_id) = 0;
+  virtual std::vector<BenchRecord> list_benches() = 0;  // newest first
+  virtual std::vector<std::pair<std::string, std::string>> bench_runs(const std::string& bench_id) = 0;
 
   // Review. kernels: the task's kernels of one run (every kernel of the task, ker0 included, when run_id is
   // empty), oldest first, with their evaluations.

@@ -107,6 +107,30 @@ CREATE TABLE idea_updates (
 CREATE INDEX idea_updates_by_run ON idea_updates(run_id, iteration);
 )sql";
 
+// Version 2: benches (eok bench run): one per suite, method and settings, with the run of each task.
+constexpr std::string_view kBenches = R"sql(
+CREATE TABLE benches (
+  id            TEXT PRIMARY KEY NOT NULL,
+  suite         TEXT NOT NULL,
+  method        TEXT NOT NULL,
+  label         TEXT NOT NULL,
+  board         TEXT NOT NULL,
+  tasks_json    TEXT NOT NULL,
+  settings_json TEXT NOT NULL,
+  state         TEXT NOT NULL,
+  started_at    REAL NOT NULL,
+  updated_at    REAL NOT NULL
+);
+CREATE INDEX benches_by_label ON benches(label, started_at);
+
+CREATE TABLE bench_runs (
+  bench_id TEXT NOT NULL REFERENCES benches(id) ON DELETE CASCADE,
+  task     TEXT NOT NULL,
+  run_id   TEXT NOT NULL,
+  PRIMARY KEY (bench_id, task)
+) WITHOUT ROWID;
+)sql";
+
 static_assert(kApplicationId == 1162824516, "the initial schema spells the application id out");
 
 int read_user_version(sqlite::Connection& conn) { return static_cast<int>(conn.query_int("PRAGMA user_version")); }
@@ -116,6 +140,7 @@ int read_user_version(sqlite::Connection& conn) { return static_cast<int>(conn.q
 const std::vector<Migration>& migrations() {
   static const std::vector<Migration> all = {
       {1, "initial schema", kInitialSchema},
+      {2, "benches", kBenches},
   };
   return all;
 }

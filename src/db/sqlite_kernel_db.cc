@@ -6,6 +6,8 @@
 #include <map>
 #include <type_traits>
 
+#include <nlohmann/json.hpp>
+
 #include "src/common/error.h"
 #include "src/common/log.h"
 #include "src/db/migrations.h"
@@ -166,6 +168,85 @@ std::vector<RunRecord> SqliteKernelDb::list_runs(const std::string& task) {
     std::vector<RunRecord> runs;
     while (st.step()) runs.push_back(read_run(st));
     return runs;
+  });
+}
+
+namespace {
+
+const char* kBenchColumns = "id, suite, method, label, board, tasks_json, settings_json, state, started_at, updated_at";
+
+BenchRecord read_bench(const Statement& st) {
+  BenchRecord b;
+  b.id = st.column_text(0);
+  b.suite = st.column_text(1);
+  b.method = st.column_text(2);
+  b.label = st.column_text(3);
+  b.board = st.column_text(4);
+  b.tasks = nlohmann::json::parse(st.column_text(5)).get<std::vector<std::string>>();
+  b.settings_json = st.column_text(6);
+  b.state = st.column_text(7);
+  b.started_at = st.column_double(8);
+  b.updated_at = st.column_double(9);
+  return b;
+}
+
+}  // namespace
+
+void SqliteKernelDb::create_bench(const BenchRecord& b) {
+  writing([&] {
+    Statement exists(conn_, "SELECT 1 FROM benches WHERE id = ?1");
+    exists.bind(1, b.id);
+    if (exists.step()) throw Error("a bench '" + b.id + "' already exists in " + file().string());
+    const double started_at = or_now(b.started_at);
+    Statement st(conn_, std::string("INSERT INTO benches (") + kBenchColumns + ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+    st.bind_all(b.id, b.suite, b.method, b.label, b.board, nlohmann::json(b.tasks).dump(), b.settings_json, b.state, started_at,
+                b.updated_at != 0 ? b.updated_at : started_at);
+    st.run();
+  });
+}
+
+void SqliteKernelDb::update_bench_state(const std::string& bench_id, const std::string& state) {
+  writing([&] {
+    Statement st(conn_, "UPDATE benches SET state = ?1, updated_at = ?2 WHERE id = ?3");
+    st.bind_all(state, now_unix_seconds(), bench_id);
+    st.run();
+    if (conn_.changes() == 0) throw NotFoundError("no bench '" + bench_id + "' in " + file().string() + " to update.");
+  });
+}
+
+void SqliteKernelDb::set_bench_run(const std::string& bench_id, const std::string& task, const std::string& run_id) {
+  writing([&] {
+    Statement st(conn_, "INSERT OR REPLACE INTO bench_runs (bench_id, task, run_id) VALUES (?1, ?2, ?3)");
+    st.bind_all(bench_id, task, run_id);
+    st.run();
+  });
+}
+
+std::optional<BenchRecord> SqliteKernelDb::get_bench(const std::string& bench_id) {
+  return reading([&]() -> std::optional<BenchRecord> {
+    Statement st(conn_, std::string("SELECT ") + kBenchColumns + " FROM benches WHERE id = ?1");
+    st.bind(1, bench_id);
+    if (!st.step()) return std::nullopt;
+    return read_bench(st);
+  });
+}
+
+std::vector<BenchRecord> SqliteKernelDb::list_benches() {
+  return reading([&] {
+    Statement st(conn_, std::string("SELECT ") + kBenchColumns + " FROM benches ORDER BY started_at DESC, id DESC");
+    std::vector<BenchRecord> out;
+    while (st.step()) out.push_back(read_bench(st));
+    return out;
+  });
+}
+
+std::vector<std::pair<std::string, std::string>> SqliteKernelDb::bench_runs(const std::string& bench_id) {
+  return reading([&] {
+    Statement st(conn_, "SELECT task, run_id FROM bench_runs WHERE bench_id = ?1 ORDER BY task");
+    st.bind(1, bench_id);
+    std::vector<std::pair<std::string, std::string>> out;
+    while (st.step()) out.emplace_back(st.column_text(0), st.column_text(1));
+    return out;
   });
 }
 

@@ -48,6 +48,13 @@ class SqliteKernelDb final : public KernelDb {
   void insert_idea_update(const IdeaUpdateRecord& u) override;
   std::vector<IdeaUpdateRecord> idea_updates(const std::string& run_id) override;
 
+  void create_bench(const BenchRecord& b) override;
+  void update_bench_state(const std::string& bench_id, const std::string& state) override;
+  void set_bench_run(const std::string& bench_id, const std::string& task, const std::string& run_id) override;
+  std::optional<BenchRecord> get_bench(const std::string& bench_id) override;
+  std::vector<BenchRecord> list_benches() override;
+  std::vector<std::pair<std::string, std::string>> bench_runs(const std::string& bench_id) override;
+
   std::vector<KernelRow> kernels(const std::string& task, const std::string& run_id) override;
   std::vector<KernelRow> best_kernels(const std::string& task, const std::string& board, const std::string& run_id,
                                       size_t limit) override;

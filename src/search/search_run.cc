@@ -177,7 +177,7 @@ SearchOutcome run_search(SearchRequest req) {
       config.set("search.seed", std::to_string(static_cast<int64_t>(settings.seed & 0x7fffffffffffffffull)), "drawn");
       settings.seed &= 0x7fffffffffffffffull;
     }
-    run.id = db::new_run_id(settings.seed);
+    run.id = req.new_run_id ? *req.new_run_id : db::new_run_id(settings.seed);
     run.task = task.id;
     run.board = session.board.name;
     run.state = "running";

@@ -23,6 +23,7 @@ struct SearchRequest {
   std::string board = "k1";
   Config config;                  // every layer applied (flags included)
   std::optional<std::string> resume_run;
+  std::optional<std::string> new_run_id;  // the id the new run takes (eok bench records it before starting)
   bool replay = false;            // answer every LLM request from the response cache; fail on a miss
   bool terminal = false;          // draw a live status line
 };

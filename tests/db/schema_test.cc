@@ -53,7 +53,38 @@ TEST_F(SchemaTest, NewFileGetsTheLatestSchema) {
   EXPECT_EQ(conn.query_int("PRAGMA user_version"), KernelDb::schema_version());
   EXPECT_EQ(conn.query_int("PRAGMA application_id"), kApplicationId);
   EXPECT_EQ(table_names(conn),
-            (std::set<std::string>{"runs", "kernels", "kernel_parents", "evaluations", "llm_calls", "idea_updates"}));
+            (std::set<std::string>{"runs", "kernels", "kernel_parents", "evaluations", "llm_calls", "idea_updates", "benches",
+                                   "bench_runs"}));
+}
+
+TEST_F(SchemaTest, VersionOneDatabaseGainsBenchesAndKeepsItsRuns) {
+  fs::create_directories(db_file().parent_path());
+  {
+    sqlite::Connection conn(db_file());
+    conn.exec(migrations()[0].sql);
+    conn.exec("PRAGMA user_version = 1");
+    conn.exec("INSERT INTO runs VALUES ('r1', 'relu_f32', 'k1', 'finished', 'tuner', '{}', 1, '', '', 1, 1, '{}', '{}')");
+  }
+  auto db = open_db();
+  ASSERT_TRUE(db->get_run("r1"));
+  BenchRecord b;
+  b.id = "b1";
+  b.suite = "nn";
+  b.method = b.label = "tuner";
+  b.board = "k1";
+  b.tasks = {"relu_f32"};
+  b.settings_json = "[]";
+  b.state = "running";
+  db->create_bench(b);
+  db->set_bench_run("b1", "relu_f32", "r1");
+  db->update_bench_state("b1", "finished");
+  const auto got = db->get_bench("b1");
+  ASSERT_TRUE(got);
+  EXPECT_EQ(got->state, "finished");
+  EXPECT_EQ(got->tasks, b.tasks);
+  EXPECT_EQ(db->bench_runs("b1"), (std::vector<std::pair<std::string, std::string>>{{"relu_f32", "r1"}}));
+  EXPECT_THROW(db->create_bench(b), Error);
+  EXPECT_THROW(db->update_bench_state("b-none", "finished"), NotFoundError);
 }
 
 TEST_F(SchemaTest, VersionZeroDatabaseIsMigratedInPlace) {

@@ -2,6 +2,7 @@
 // evidence, and the modeled cycles order kernels the way the hardware would.
 #include <gtest/gtest.h>
 
+#include "evaluator/roofline.h"
 #include "support/board_fixture.h"
 
 namespace eok::testing {
@@ -70,11 +71,16 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST_F(EvalStatuses, EveryBaselineIsCorrectAndMeasured) {
+  const auto table = cost::X60Table::load(session().board.cost_table);
   for (const auto& id : evaluator::list_task_ids(source_root() / "kernels")) {
     const evaluator::Task t = task(id);
     const EvalResult r = eval(id, read_file(t.ker0_path()), 11);
     EXPECT_EQ(r.status, EvalStatus::ok) << id << ": " << r.message;
     ASSERT_TRUE(r.speedup) << id;
+    // No kernel beats its roofline: a ker0 below it means the task overstates its flops or bytes.
+    const auto roof = evaluator::task_roofline(t, evaluator::peak_rates(session().board, table, t.dtype));
+    EXPECT_GE(*r.cycles, roof.bound_cycles * 0.999) << id << ": faster than its roofline (" << roof.limit << " bound "
+                                                    << roof.bound_cycles << " cycles): check flops and bytes in task.toml";
     // ker0 against its own cached measurement: the same kernel, other inputs.
     EXPECT_NEAR(*r.speedup, 1.0, 0.05) << id;
   }

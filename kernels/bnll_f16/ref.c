@@ -1,0 +1,11 @@
+// Reference: NCNN BNLL, y = x > 0 ? x + log(1 + exp(-x)) : log(1 + exp(x)), on the decoded half value,
+// in double, rounded once to half.
+#include <math.h>
+#include <stddef.h>
+
+void bnll_f16(_Float16 *x, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    double v = (double)x[i];
+    x[i] = (_Float16)(v > 0 ? v + log1p(exp(-v)) : log1p(exp(v)));
+  }
+}

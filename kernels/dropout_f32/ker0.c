@@ -1,0 +1,47 @@
+// Dropout at inference, fp32, in place: x *= scale, one vfmul.vf per element with the scale in a scalar
+// register (NCNN skips the pass when scale == 1; the values are the same). Pure stream: LMUL 4 (32 floats
+// per register group; m4 loads/stores cost less per element than m8 on the X60), two independent strips
+// per iteration so that the second load overlaps the first one's latency on the in-order core, and a
+// strip-mined tail.
+#include <riscv_vector.h>
+#include <stddef.h>
+
+// Tuning knobs (kernels/README.md): the LMUL, and the independent strips per main-loop iteration.
+// eok-knob: LMUL = 4 in {1, 2, 4, 8}
+// eok-knob: UNROLL = 2 in {1, 2, 4}
+#ifndef UNROLL
+#define UNROLL 2
+#endif
+#if UNROLL != 1 && UNROLL != 2 && UNROLL != 4
+#error "UNROLL must be 1, 2 or 4"
+#endif
+
+static inline vfloat32m4_t dropout(vfloat32m4_t v, float s, size_t vl) {
+  return __riscv_vfmul_vf_f32m4(v, s, vl);
+}
+
+void dropout_f32(float *x, size_t n, float scale) {
+  const size_t vlmax = __riscv_vsetvlmax_e32m4();
+  for (; n >= UNROLL * vlmax; n -= UNROLL * vlmax, x += UNROLL * vlmax) {
+    vfloat32m4_t v0 = __riscv_vle32_v_f32m4(x, vlmax);
+#if UNROLL >= 2
+    vfloat32m4_t v1 = __riscv_vle32_v_f32m4(x + vlmax, vlmax);
+#endif
+#if UNROLL == 4
+    vfloat32m4_t v2 = __riscv_vle32_v_f32m4(x + 2 * vlmax, vlmax);
+    vfloat32m4_t v3 = __riscv_vle32_v_f32m4(x + 3 * vlmax, vlmax);
+#endif
+    __riscv_vse32_v_f32m4(x, dropout(v0, scale, vlmax), vlmax);
+#if UNROLL >= 2
+    __riscv_vse32_v_f32m4(x + vlmax, dropout(v1, scale, vlmax), vlmax);
+#endif
+#if UNROLL == 4
+    __riscv_vse32_v_f32m4(x + 2 * vlmax, dropout(v2, scale, vlmax), vlmax);
+    __riscv_vse32_v_f32m4(x + 3 * vlmax, dropout(v3, scale, vlmax), vlmax);
+#endif
+  }
+  for (size_t vl; n > 0; n -= vl, x += vl) {
+    vl = __riscv_vsetvl_e32m4(n);
+    __riscv_vse32_v_f32m4(x, dropout(__riscv_vle32_v_f32m4(x, vl), scale, vl), vl);
+  }
+}

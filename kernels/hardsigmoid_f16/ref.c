@@ -1,0 +1,12 @@
+// Reference: y = fmin(fmax(alpha*x + beta, 0), 1) in place on the decoded half value, in double with the
+// float alpha/beta, rounded once to half. NaN becomes 0 (fmax returns the number when the other operand is
+// NaN, as vfmax does).
+#include <math.h>
+#include <stddef.h>
+
+void hardsigmoid_f16(_Float16 *x, size_t n, float alpha, float beta) {
+  for (size_t i = 0; i < n; i++) {
+    double t = (double)alpha * (double)x[i] + (double)beta;
+    x[i] = (_Float16)fmin(fmax(t, 0.0), 1.0);
+  }
+}

@@ -1,0 +1,230 @@
+#include "src/bench/bench_run.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <csignal>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "src/common/error.h"
+#include "src/common/log.h"
+#include "src/common/subprocess.h"
+#include "src/db/kernel_db.h"
+#include "src/db/run_id.h"
+
+namespace eok::bench {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::atomic<bool> g_stop{false};
+
+void on_interrupt(int) {
+  if (g_stop.exchange(true)) _exit(130);  // a second Ctrl-C: leave now (the searches stop on their own)
+}
+
+// Ctrl-C and SIGTERM set g_stop while a bench runs; the previous handlers come back afterwards.
+class StopSignal {
+ public:
+  StopSignal() {
+    g_stop = false;
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &previous_int_);
+    sigaction(SIGTERM, &sa, &previous_term_);
+  }
+  ~StopSignal() {
+    sigaction(SIGINT, &previous_int_, nullptr);
+    sigaction(SIGTERM, &previous_term_, nullptr);
+  }
+
+ private:
+  struct sigaction previous_int_ {}, previous_term_ {};
+};
+
+std::string last_line(const std::string& text) {
+  std::string t = text;
+  while (!t.empty() && (t.back() == '\n' || t.back() == '\r')) t.pop_back();
+  const auto nl = t.rfind('\n');
+  return nl == std::string::npos ? t : t.substr(nl + 1);
+}
+
+std::string new_bench_id() {
+  std::string id = db::new_run_id((static_cast<uint64_t>(std::random_device{}()) << 32) ^ std::random_device{}());
+  id[0] = 'b';
+  return id;
+}
+
+}  // namespace
+
+std::string BenchSettings::default_label() const {
+  std::string label = method;
+  if (!thought_sampling.empty() && thought_sampling != "softmax") label += " sampling=" + thought_sampling;
+  if (!rag.empty() && rag != "both") label += " rag=" + rag;
+  if (!pool.empty()) label += " pool=" + fs::path(pool).stem().string();
+  return label;
+}
+
+std::vector<std::string> BenchSettings::search_flags() const {
+  std::vector<std::string> f = {"--method", method, "--board", board};
+  auto add = [&](const char* flag, const std::string& v) {
+    if (!v.empty()) f.insert(f.end(), {flag, v});
+  };
+  auto add_int = [&](const char* flag, const std::optional<int64_t>& v) {
+    if (v) f.insert(f.end(), {flag, std::to_string(*v)});
+  };
+  add("--pool", pool);
+  add("--thought-sampling", thought_sampling);
+  add("--rag", rag);
+  add("--config", config_file);
+  add_int("--iterations", iterations);
+  add_int("--parallel", parallel);
+  add_int("--population", population);
+  add_int("--generations", generations);
+  add_int("--max-llm-calls", max_llm_calls);
+  add_int("--seed", seed);
+  return f;
+}
+
+unsigned default_jobs(unsigned board_cores, bool virtual_board) {
+  unsigned host = std::max(1u, std::thread::hardware_concurrency());
+  unsigned jobs = virtual_board ? host : board_cores;
+  return std::max(1u, jobs);
+}
+
+BenchOutcome run_bench(const BenchRequest& req,
+                       const std::function<void(const BenchTaskOutcome&, size_t done, size_t total)>& on_task) {
+  const auto start = std::chrono::steady_clock::now();
+  auto db = db::KernelDb::open(req.workspace.database_path());
+
+  db::BenchRecord bench;
+  if (req.resume) {
+    auto found = db->get_bench(*req.resume);
+    if (!found) {
+      throw NotFoundError("no bench " + *req.resume + " in " + req.workspace.database_path().string() + " (eok bench list shows them)");
+    }
+    bench = *found;
+  } else {
+    bench.id = new_bench_id();
+    bench.suite = req.suite;
+    bench.method = req.settings.method;
+    bench.label = req.settings.label.empty() ? req.settings.default_label() : req.settings.label;
+    bench.board = req.settings.board;
+    bench.tasks = req.tasks;
+    bench.settings_json = nlohmann::json(req.settings.search_flags()).dump();
+    bench.state = "running";
+    db->create_bench(bench);
+  }
+  db->update_bench_state(bench.id, "running");
+  const auto flags = nlohmann::json::parse(bench.settings_json).get<std::vector<std::string>>();
+  std::map<std::string, std::string> known;
+  for (const auto& [task, run] : db->bench_runs(bench.id)) known[task] = run;
+
+  BenchOutcome outcome;
+  outcome.bench_id = bench.id;
+  outcome.label = bench.label;
+
+  // What each task needs: nothing (finished before), a resumed search, or a new one.
+  struct Job {
+    std::string task, run_id;
+    bool resume = false;
+  };
+  std::vector<Job> jobs;
+  size_t done = 0;
+  for (const auto& task : bench.tasks) {
+    Job j{task, "", false};
+    if (auto it = known.find(task); it != known.end()) {
+      j.run_id = it->second;
+      if (auto run = db->get_run(j.run_id)) {
+        if (run->state == "finished") {
+          BenchTaskOutcome kept{task, j.run_id, "kept", "finished in an earlier session", 0, 0};
+          auto summary = nlohmann::json::parse(run->summary_json.empty() ? "{}" : run->summary_json, nullptr, false);
+          if (summary.is_object()) kept.best_speedup = summary.value("best_speedup", 0.0);
+          outcome.tasks.push_back(kept);
+          ++done;
+          continue;
+        }
+        j.resume = true;
+      }
+    }
+    jobs.push_back(j);
+  }
+  const size_t total = bench.tasks.size();
+
+  StopSignal stop_signal;
+  std::mutex mu;
+  size_t next = 0;
+  auto worker = [&] {
+    for (;;) {
+      Job job;
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (next >= jobs.size() || g_stop) return;
+        job = jobs[next++];
+        if (!job.resume) {
+          if (job.run_id.empty()) job.run_id = db::new_run_id(std::random_device{}());
+          db->set_bench_run(bench.id, job.task, job.run_id);
+        }
+      }
+      ProcessSpec spec;
+      spec.argv = {req.eok_binary.string(), "--root", req.root.string(), "search"};
+      if (job.resume) {
+        spec.argv.insert(spec.argv.end(), {"--resume", job.run_id});
+      } else {
+        spec.argv.insert(spec.argv.end(), {"--task", job.task, "--run-id", job.run_id});
+        spec.argv.insert(spec.argv.end(), flags.begin(), flags.end());
+      }
+      spec.argv.push_back("--json");
+      std::vector<std::string> env;
+      for (char** e = environ; *e; ++e) {
+        if (std::string(*e).rfind("EOK_HOME=", 0) != 0) env.emplace_back(*e);
+      }
+      env.push_back("EOK_HOME=" + req.workspace.root().string());
+      spec.env = env;
+      spec.forward_interrupt = &g_stop;
+      log::debug("bench {}: {}", bench.id, job.task);
+      const ProcessResult r = run_process(spec);
+
+      BenchTaskOutcome t{job.task, job.run_id, "failed", "", 0, r.wall_seconds};
+      auto j = nlohmann::json::parse(r.out, nullptr, false);
+      if (r.started && j.is_object() && j.contains("state")) {
+        t.state = j.value("state", "failed");
+        t.best_speedup = j.value("best_speedup", 0.0);
+        t.message = t.state == "finished" ? "" : j.value("stop_reason", "");
+      } else {
+        const std::string why = last_line(r.err);
+        t.message = r.describe() + (why.empty() ? "" : ": " + why);
+      }
+      std::lock_guard<std::mutex> lock(mu);
+      outcome.tasks.push_back(t);
+      ++done;
+      if (on_task) on_task(t, done, total);
+    }
+  };
+  const unsigned n = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(std::max<size_t>(1, jobs.size()))));
+  std::vector<std::thread> threads;
+  for (unsigned i = 0; i < n; ++i) threads.emplace_back(worker);
+  for (auto& t : threads) t.join();
+
+  size_t finished = 0, failed = 0;
+  for (const auto& t : outcome.tasks) {
+    if (t.state == "finished" || t.state == "kept") ++finished;
+    else if (t.state == "failed") ++failed;
+  }
+  if (finished == total) outcome.state = "finished";
+  else if (g_stop || failed == 0) outcome.state = "stopped";
+  else outcome.state = "incomplete";
+  db->update_bench_state(bench.id, outcome.state);
+  outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return outcome;
+}
+
+}  // namespace eok::bench

@@ -1,0 +1,71 @@
+// eok bench run: the search of every task of a suite with one method and one set of settings, the tasks in
+// parallel, each as its own `eok search` process, all results in the kernel database.
+//
+// Contract: the bench and the run id of each task are recorded before that task's search starts, so a
+// bench that was stopped (Ctrl-C, a crash, a reboot) continues with resume: finished runs are kept,
+// stopped or killed ones continue where they were (eok search --resume), the others start. One task's
+// failure is reported and does not stop the others. Ctrl-C stops every running search the way Ctrl-C
+// stops one (the proposals in flight finish) and leaves the bench resumable.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "src/common/paths.h"
+
+namespace eok::bench {
+
+// The search settings every task's run gets; empty or unset ones stay at the configuration's values.
+struct BenchSettings {
+  std::string method = "tuner";           // tuner, eoh, eok
+  std::string board = "k1";
+  std::string pool, thought_sampling, rag; // the paper's ablations (Tables 4 and 5)
+  std::optional<int64_t> iterations, parallel, population, generations, max_llm_calls, seed;
+  std::string config_file;
+  std::string label;                       // the tables' name for this configuration; default from the above
+
+  // "eok", "eok sampling=uniform", "eok rag=none pool=kmeans": the method and its non-default ablations.
+  std::string default_label() const;
+  // The flags of eok search that carry these settings.
+  std::vector<std::string> search_flags() const;
+};
+
+struct BenchRequest {
+  std::filesystem::path root;       // the eok data root (kernels/, configs/)
+  Workspace workspace;
+  std::filesystem::path eok_binary; // the program that runs each search
+  std::string suite = "all";
+  std::vector<std::string> tasks;   // resolved ids
+  BenchSettings settings;
+  unsigned jobs = 1;                // searches at once
+  std::optional<std::string> resume;
+};
+
+struct BenchTaskOutcome {
+  std::string task, run_id;
+  std::string state;                // finished, stopped, failed, kept (finished in an earlier session)
+  std::string message;              // why it failed, or how it ended
+  double best_speedup = 0;
+  double seconds = 0;
+};
+
+struct BenchOutcome {
+  std::string bench_id, label, state;  // state: finished, stopped, incomplete (some task failed)
+  std::vector<BenchTaskOutcome> tasks;
+  double seconds = 0;
+};
+
+// Number of searches that may run at once on `board`: the board's cores for a real board; for the virtual
+// board, the host's cores (each search runs the emulator), at least 1.
+unsigned default_jobs(unsigned board_cores, bool virtual_board);
+
+// Runs (or resumes) a bench. on_task is called as each task ends, from the worker that ran it, one call at
+// a time. Throws eok::Error for setup problems (unknown bench to resume, unreadable database).
+BenchOutcome run_bench(const BenchRequest& request,
+                       const std::function<void(const BenchTaskOutcome&, size_t done, size_t total)>& on_task);
+
+}  // namespace eok::bench

@@ -1,0 +1,96 @@
+// eok bench end to end with the tuner: a bench runs each task as a search recorded in the database, a
+// resumed bench keeps what finished, the table and the roofline print what the runs measured.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "src/common/fs_util.h"
+#include "src/db/kernel_db.h"
+#include "support/board_fixture.h"
+
+namespace eok::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+class BenchCli : public ::testing::Test {
+ protected:
+  BenchCli() : home_(fs::temp_directory_path(), "eok-bench-cli-") {}
+  ProcessResult eok(const std::vector<std::string>& args) { return run_eok(args, home_.path(), 600); }
+  TempDir home_;
+};
+
+TEST_F(BenchCli, RunsResumesAndTabulatesATunerBench) {
+  ProcessResult run = eok({"bench", "run", "--suite", "all", "--tasks", "relu_f32,reduce_scan_i32", "--method", "tuner", "--jobs", "2",
+                           "--json"});
+  ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
+  const auto j = nlohmann::json::parse(run.out);
+  EXPECT_EQ(j["state"], "finished");
+  EXPECT_EQ(j["label"], "tuner");
+  ASSERT_EQ(j["tasks"].size(), 2u);
+  EXPECT_NE(run.err.find("[2/2]"), std::string::npos) << run.err;  // progress per task
+  const std::string bench = j["bench"];
+
+  // Every task's run is in the kernel database, finished, with the bench's method.
+  auto db = db::KernelDb::open(home_.path() / "eok.db");
+  const auto runs = db->bench_runs(bench);
+  ASSERT_EQ(runs.size(), 2u);
+  for (const auto& [task, run_id] : runs) {
+    const auto r = db->get_run(run_id);
+    ASSERT_TRUE(r) << task;
+    EXPECT_EQ(r->state, "finished");
+    EXPECT_EQ(r->method, "tuner");
+    EXPECT_EQ(r->task, task);
+  }
+
+  // Resuming a finished bench starts nothing new.
+  ProcessResult again = eok({"bench", "run", "--resume", bench, "--json"});
+  ASSERT_EQ(again.exit_code, 0) << again.out << again.err;
+  for (const auto& t : nlohmann::json::parse(again.out)["tasks"]) EXPECT_EQ(t["state"], "kept") << t.dump();
+  EXPECT_EQ(db->list_runs().size(), 2u);
+
+  // The table: one method, one task per suite, both correct (the tuner's variants pass).
+  ProcessResult table = eok({"bench", "table", "--json"});
+  ASSERT_EQ(table.exit_code, 0) << table.err;
+  const auto t = nlohmann::json::parse(table.out);
+  ASSERT_EQ(t["methods"].size(), 1u);
+  EXPECT_EQ(t["methods"][0]["suites"]["general"]["tasks"], 1);
+  EXPECT_EQ(t["methods"][0]["suites"]["nn"]["tasks"], 1);
+  EXPECT_EQ(t["methods"][0]["suites"]["nn"]["correct"], 1);
+  EXPECT_GE(t["methods"][0]["suites"]["all"]["mean"].get<double>(), 1.0);
+  ProcessResult md = eok({"bench", "table", "--markdown"});
+  EXPECT_NE(md.out.find("| tuner | 1 |"), std::string::npos) << md.out;
+
+  ProcessResult list = eok({"bench", "list"});
+  EXPECT_NE(list.out.find(bench), std::string::npos) << list.out;
+  EXPECT_NE(list.out.find("finished"), std::string::npos) << list.out;
+}
+
+TEST_F(BenchCli, BadRequestsSayWhatToDo) {
+  ProcessResult r = eok({"bench", "run", "--suite", "general", "--tasks", "relu_f32"});
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("not in the general suite"), std::string::npos) << r.err;
+  r = eok({"bench", "run", "--method", "magic"});
+  EXPECT_NE(r.err.find("expected tuner, eoh or eok"), std::string::npos) << r.err;
+  r = eok({"bench", "run", "--resume", "b-nothing"});
+  EXPECT_NE(r.err.find("no bench b-nothing"), std::string::npos) << r.err;
+  r = eok({"bench", "table"});
+  EXPECT_EQ(r.exit_code, 0);
+  EXPECT_NE(r.out.find("no bench results yet"), std::string::npos) << r.out;
+}
+
+TEST_F(BenchCli, RooflineMeasuresKer0AgainstItsBound) {
+  ProcessResult r = eok({"bench", "roofline", "--tasks", "relu_f32,gemm_f32", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.out << r.err;
+  const auto rows = nlohmann::json::parse(r.out);
+  ASSERT_EQ(rows.size(), 2u);
+  for (const auto& row : rows) {
+    EXPECT_GT(row["ker0_cycles"].get<double>(), 0) << row.dump();
+    EXPECT_GE(row["distance"].get<double>(), 1.0) << row.dump();
+  }
+  // Sorted furthest first.
+  EXPECT_GE(rows[0]["distance"].get<double>(), rows[1]["distance"].get<double>());
+}
+
+}  // namespace
+}  // namespace eok::testing
