@@ -4,9 +4,15 @@
 
 #include <nlohmann/json.hpp>
 
+#include <set>
+
 #include "src/common/fs_util.h"
 #include "src/db/kernel_db.h"
 #include "support/board_fixture.h"
+#include "support/fake_openai_server.h"
+
+#include <atomic>
+#include <thread>
 
 namespace eok::testing {
 namespace {
@@ -90,6 +96,73 @@ TEST_F(BenchCli, RooflineMeasuresKer0AgainstItsBound) {
   }
   // Sorted furthest first.
   EXPECT_GE(rows[0]["distance"].get<double>(), rows[1]["distance"].get<double>());
+}
+
+TEST_F(BenchCli, CtrlCStopsTheSearchesAndResumeFinishesWithoutRestarting) {
+  ProcessSpec spec;
+  spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string(), "bench", "run", "--suite", "nn", "--tasks", "relu_f32,mish_f32,sigmoid_f32",
+               "--method", "tuner", "--jobs", "1", "--json"};
+  spec.cwd = source_root();
+  spec.env = std::vector<std::string>{"EOK_HOME=" + home_.path().string(), "EOK_LLM_DISCOVER=false",
+                                      std::string("PATH=") + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin")};
+  spec.limits.wall_seconds = 600;
+  std::atomic<bool> interrupt{false};
+  spec.forward_interrupt = &interrupt;  // what Ctrl-C at a terminal does to the bench
+  std::thread press([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    interrupt = true;
+  });
+  const ProcessResult stopped = run_process(spec);
+  press.join();
+  ASSERT_EQ(stopped.exit_code, 7) << stopped.out << stopped.err;
+  const auto j = nlohmann::json::parse(stopped.out);
+  EXPECT_EQ(j["state"], "stopped");
+  const std::string bench = j["bench"];
+  auto db = db::KernelDb::open(home_.path() / "eok.db");
+  EXPECT_EQ(db->get_bench(bench)->state, "stopped");
+  const size_t runs_before = db->list_runs().size();
+  EXPECT_GE(runs_before, 1u);
+  EXPECT_LT(runs_before, 3u + 1);
+
+  ProcessResult resumed = eok({"bench", "run", "--resume", bench, "--json"});
+  ASSERT_EQ(resumed.exit_code, 0) << resumed.out << resumed.err;
+  EXPECT_EQ(nlohmann::json::parse(resumed.out)["state"], "finished");
+  // The stopped run was continued, not started again: one run per task.
+  EXPECT_EQ(db->list_runs().size(), 3u);
+  for (const auto& [task, run_id] : db->bench_runs(bench)) EXPECT_EQ(db->get_run(run_id)->state, "finished") << task;
+}
+
+TEST_F(BenchCli, EohAndEokRowsComeFromAnLlmEndpoint) {
+  FakeOpenAiServer server;
+  server.set_default_reply(FakeReply::completion("Idea: LMUL 8 strips\n```c\n" + read_fixture("candidates/relu_m8.c") + "\n```\n"));
+  std::vector<std::string> env = {"EOK_HOME=" + home_.path().string(), "EOK_LLM_BASE_URL=" + server.base_url(), "EOK_LLM_MODEL=fake-coder",
+                                  "EOK_LLM_DISCOVER=false"};
+  if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
+  auto bench = [&](std::vector<std::string> extra) {
+    ProcessSpec spec;
+    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string(), "bench", "run", "--suite", "nn", "--tasks", "relu_f32", "--iterations", "1",
+                 "--parallel", "1", "--population", "2", "--generations", "1", "--json"};
+    spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
+    spec.cwd = source_root();
+    spec.env = env;
+    spec.limits.wall_seconds = 600;
+    return run_process(spec);
+  };
+  const ProcessResult eoh = bench({"--method", "eoh", "--rag", "none"});
+  ASSERT_EQ(eoh.exit_code, 0) << eoh.out << eoh.err;
+  const std::string pool = (fs::path(EOK_TEST_DATA_DIR) / "fixtures" / "pools" / "small_pool.json").string();
+  const ProcessResult eok_run = bench({"--method", "eok", "--rag", "none", "--pool", pool});
+  ASSERT_EQ(eok_run.exit_code, 0) << eok_run.out << eok_run.err;
+  EXPECT_GE(server.chat_requests().size(), 2u);
+
+  ProcessResult table = eok({"bench", "table", "--json"});
+  const auto t = nlohmann::json::parse(table.out);
+  std::set<std::string> labels;
+  for (const auto& m : t["methods"]) {
+    labels.insert(m["label"].get<std::string>());
+    EXPECT_EQ(m["suites"]["nn"]["correct"], 1) << m.dump();  // the LLM's kernel was judged correct
+  }
+  EXPECT_EQ(labels, (std::set<std::string>{"eoh rag=none", "eok rag=none pool=small_pool"}));
 }
 
 }  // namespace
