@@ -54,6 +54,7 @@ INSTANTIATE_TEST_SUITE_P(
         Expect{"relu_f32", "relu_oob_write.c", EvalStatus::runtime_error, "past the end of x"},
         Expect{"relu_f32", "relu_oob_far.c", EvalStatus::runtime_error, "SIGSEGV"},
         Expect{"relu_f32", "relu_stack_bomb.c", EvalStatus::runtime_error, "SIGSEGV"},
+        Expect{"relu_f32", "relu_rtz_convert.c", EvalStatus::runtime_error, "cannot run vector round-toward-zero conversions"},
         Expect{"relu_f32", "relu_infinite.c", EvalStatus::timeout, "did not finish"},
         Expect{"relu_f32", "relu_syscall.c", EvalStatus::rejected, "inline-asm"},
         Expect{"relu_f32", "relu_fopen.c", EvalStatus::rejected, "forbidden-include"},
