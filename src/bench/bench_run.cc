@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <chrono>
-#include <csignal>
 #include <map>
 #include <mutex>
 #include <random>
@@ -13,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/common/error.h"
+#include "src/common/interrupt_guard.h"
 #include "src/common/log.h"
 #include "src/common/subprocess.h"
 #include "src/db/kernel_db.h"
@@ -23,32 +23,6 @@ namespace eok::bench {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::atomic<bool> g_stop{false};
-
-void on_interrupt(int) {
-  if (g_stop.exchange(true)) _exit(130);  // a second Ctrl-C: leave now (the searches stop on their own)
-}
-
-// Ctrl-C and SIGTERM set g_stop while a bench runs; the previous handlers come back afterwards.
-class StopSignal {
- public:
-  StopSignal() {
-    g_stop = false;
-    struct sigaction sa {};
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &previous_int_);
-    sigaction(SIGTERM, &sa, &previous_term_);
-  }
-  ~StopSignal() {
-    sigaction(SIGINT, &previous_int_, nullptr);
-    sigaction(SIGTERM, &previous_term_, nullptr);
-  }
-
- private:
-  struct sigaction previous_int_ {}, previous_term_ {};
-};
 
 std::string last_line(const std::string& text) {
   std::string t = text;
@@ -159,7 +133,8 @@ BenchOutcome run_bench(const BenchRequest& req,
   }
   const size_t total = bench.tasks.size();
 
-  StopSignal stop_signal;
+  std::atomic<bool> stop{false};
+  InterruptGuard interrupts(stop);
   std::mutex mu;
   size_t next = 0;
   auto worker = [&] {
@@ -167,7 +142,7 @@ BenchOutcome run_bench(const BenchRequest& req,
       Job job;
       {
         std::lock_guard<std::mutex> lock(mu);
-        if (next >= jobs.size() || g_stop) return;
+        if (next >= jobs.size() || stop) return;
         job = jobs[next++];
         if (!job.resume) {
           if (job.run_id.empty()) job.run_id = db::new_run_id(std::random_device{}());
@@ -189,7 +164,7 @@ BenchOutcome run_bench(const BenchRequest& req,
       }
       env.push_back("EOK_HOME=" + req.workspace.root().string());
       spec.env = env;
-      spec.forward_interrupt = &g_stop;
+      spec.forward_interrupt = &stop;
       log::debug("bench {}: {}", bench.id, job.task);
       const ProcessResult r = run_process(spec);
 
@@ -220,7 +195,7 @@ BenchOutcome run_bench(const BenchRequest& req,
     else if (t.state == "failed") ++failed;
   }
   if (finished == total) outcome.state = "finished";
-  else if (g_stop || failed == 0) outcome.state = "stopped";
+  else if (stop || failed == 0) outcome.state = "stopped";
   else outcome.state = "incomplete";
   db->update_bench_state(bench.id, outcome.state);
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

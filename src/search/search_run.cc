@@ -1,6 +1,5 @@
 #include "src/search/search_run.h"
 
-#include <signal.h>
 
 #include <atomic>
 #include <chrono>
@@ -12,6 +11,7 @@
 #include "rag/retriever.h"
 #include "src/search/context_retriever.h"
 #include "src/common/error.h"
+#include "src/common/interrupt_guard.h"
 #include "src/common/fs_util.h"
 #include "src/common/log.h"
 #include "src/db/run_id.h"
@@ -35,37 +35,6 @@ namespace {
 double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
-
-// Ctrl-C asks the running search to stop after what is in flight; a second Ctrl-C exits at once.
-std::atomic<std::atomic<bool>*> g_stop{nullptr};
-std::atomic<int> g_interrupts{0};
-
-void on_interrupt(int) {
-  if (g_interrupts.fetch_add(1) >= 1) _exit(130);
-  if (auto* flag = g_stop.load()) flag->store(true);
-}
-
-class InterruptGuard {
- public:
-  explicit InterruptGuard(std::atomic<bool>& flag) {
-    g_stop = &flag;
-    g_interrupts = 0;
-    struct sigaction sa {};
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &previous_int_);
-    sigaction(SIGTERM, &sa, &previous_term_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &previous_int_, nullptr);
-    sigaction(SIGTERM, &previous_term_, nullptr);
-    g_stop = nullptr;
-  }
-  bool interrupted() const { return g_interrupts > 0; }
-
- private:
-  struct sigaction previous_int_ {}, previous_term_ {};
-};
 
 // The retriever of --rag MODE: the document index (built from rag/corpus/ when there is none yet) and the
 // example index of the pool.
