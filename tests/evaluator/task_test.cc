@@ -162,7 +162,11 @@ TEST_F(BadTask, DistBoundsMayBeSizeExpressionsEvaluatedPerCase) {
   // buf <access> <type> <count> <dist> <lo> <hi> ...: n = 1 (check), then n = 8 (timed)
   EXPECT_NE(plan.find("buf b 2 1 3 0 0 "), std::string::npos) << plan;
   EXPECT_NE(plan.find("buf b 2 8 3 0 7 "), std::string::npos) << plan;
-  // An empty range at some size is the task's mistake, named with the size.
+  // An empty range for an empty buffer draws nothing; for a non-empty one it is the task's mistake.
+  write(with(kGood, "uniform(-1, 1)", "sorted(0, n-1)"));
+  Task empty_ok = load_task(task_dir_);
+  empty_ok.checks.push_back({{"n", 0}});
+  EXPECT_NO_THROW(render_plan(empty_ok, plan_cases(empty_ok, 1)));
   write(with(kGood, "uniform(-1, 1)", "sorted(0, n-2)"));
   Task bad = load_task(task_dir_);
   try {
