@@ -128,7 +128,8 @@ int table_command(const TableOptions& opt, const GlobalOptions& global) {
   std::printf("%s", bench::format_table(results, opt.markdown ? bench::TableFormat::markdown : bench::TableFormat::text).c_str());
   if (!opt.markdown) {
     std::printf("\nspeedup: the best kernel of each task's run over ker0 (modeled cycles; 1.000x when nothing beat ker0);\n"
-                "correct: runs that produced a correct kernel; > 1: runs whose kernel beat ker0\n");
+                "correct: runs that produced a correct kernel of their own (the tuner has nothing to try on a ker0\n"
+                "without knobs); > 1: runs whose kernel beat ker0\n");
   }
   return 0;
 }
