@@ -1,60 +1,145 @@
-// Sorted search, int32: the lower bound of every needle of a sorted list in a sorted haystack.
-// Both inputs are sorted, so the answers of a strip of needles all lie in one haystack window [lo, hi]:
-// lo is the previous strip's last answer, hi the lower bound of the strip's last needle (a scalar gallop
-// from lo, so the walk over the haystack stays linear overall). Inside the window every lane runs a
-// branchless binary search with indexed loads (vluxei32), log2(window) steps for the whole strip; with as
-// many needles as haystack elements the window is about one strip long. (Counting the window instead,
-// one compare of all needles per haystack element, measured slower on the X60 model even for windows of
-// one strip.) LMUL 4: 32 needles per strip at VLEN 256.
+// Sorted search (moderngpu-style): lower bound of every sorted needle in a sorted haystack, as a merge of
+// the two sequences in which a needle goes before haystack keys >= it; the number of haystack keys
+// merged before a needle is its answer. On RVV the merge is cut by merge path into L = vlmax pieces of S
+// steps (a vectorised binary search places all pieces at once) and the L pieces walk in lock step: a
+// lane compares its needle with its haystack key (vmsle), a needle lane scatters its rank (masked
+// vsuxei32) and moves on to the next needle, a haystack lane to the next key; the keys after the current
+// ones are gathered a step ahead, so the loop-carried chain is one compare and one vmerge. The end
+// of either input needs bound checks; steps run in chunks that skip the checks whenever every lane has
+// more than a chunk left of both (one vredminu per chunk). What remains after the lanes (fewer than L
+// steps per round), and tiny inputs, take a scalar walk.
 #include <riscv_vector.h>
 #include <stddef.h>
 #include <stdint.h>
 
-// Tuning knob (kernels/README.md): the LMUL of the strips.
-// eok-knob: LMUL = 4 in {1, 2, 4, 8}
+// Tuning knobs (kernels/README.md): the LMUL of the lane vectors and the steps per bound-check chunk.
+// eok-knob: LMUL = 2 in {1, 2, 4}
+// eok-knob: CHUNK = 16 in {8, 16, 32}
+// eok-knob: PIECE = 256 in {128, 256, 512}
+#ifndef PIECE
+#define PIECE 256
+#endif
+#ifndef CHUNK
+#define CHUNK 16
+#endif
 
-// First index in [lo, nh) with h[i] >= x, galloping from lo (cheap when the answer is near lo).
-static inline int gallop_lower_bound(const int32_t *h, int lo, int nh, int32_t x) {
-  if (lo >= nh || h[lo] >= x) return lo;
-  int step = 1, prev = lo;  // h[prev] < x
-  while (prev + step < nh && h[prev + step] < x) {
-    prev += step;
-    step <<= 1;
+#define MIN_STEPS 4  // below this many steps per lane the set-up costs more than it saves
+
+// Needles [i, nn), the haystack walk resuming at h.
+static void search_scalar(const int32_t *nd, size_t i, size_t nn, const int32_t *hay, size_t h, size_t nh,
+                          int32_t *idx) {
+  for (; i < nn; ++i) {
+    const int32_t x = nd[i];
+    while (h < nh && hay[h] < x) ++h;
+    idx[i] = (int32_t)h;
   }
-  int a = prev + 1, b = prev + step < nh ? prev + step : nh;  // the answer is in [a, b]
-  while (a < b) {
-    int mid = a + ((b - a) >> 1);
-    if (h[mid] < x) a = mid + 1;
-    else b = mid;
-  }
-  return a;
 }
 
-void sorted_search_i32(const int32_t *needles, int nn, const int32_t *haystack, int nh, int32_t *out) {
-  int lo = 0;
-  for (int i = 0; i < nn;) {
-    const size_t vl = __riscv_vsetvl_e32m4((size_t)(nn - i));
-    const vint32m4_t x = __riscv_vle32_v_i32m4(needles + i, vl);
-    const int hi = gallop_lower_bound(haystack, lo, nh, needles[i + (int)vl - 1]);
-    // Branchless lower bound in [lo, hi) per lane: base moves up by half while h[base + half] < x.
-    vuint32m4_t base = __riscv_vmv_v_x_u32m4((uint32_t)lo, vl);
-    int n = hi - lo;
-    while (n > 1) {
-      const int half = n >> 1;
-      const vuint32m4_t probe = __riscv_vadd_vx_u32m4(base, (uint32_t)half, vl);
-      const vint32m4_t v = __riscv_vluxei32_v_i32m4(haystack, __riscv_vsll_vx_u32m4(probe, 2, vl), vl);
-      const vbool8_t less = __riscv_vmslt_vv_i32m4_b8(v, x, vl);
-      base = __riscv_vmerge_vvm_u32m4(base, probe, less, vl);
-      n -= half;
-    }
-    if (n == 1) {  // one candidate left at base (n == 0: the window is empty and lo is every answer)
-      const vint32m4_t v = __riscv_vluxei32_v_i32m4(haystack, __riscv_vsll_vx_u32m4(base, 2, vl), vl);
-      const vbool8_t less = __riscv_vmslt_vv_i32m4_b8(v, x, vl);
-      base = __riscv_vadd_vx_u32m4_mu(less, base, base, 1, vl);
-    }
-    const vint32m4_t result = __riscv_vreinterpret_v_u32m4_i32m4(base);
-    __riscv_vse32_v_i32m4(out + i, result, vl);
-    lo = hi;
-    i += (int)vl;
+// Needles among the first d merged elements (a needle goes before haystack keys >= it).
+static size_t mp_search(const int32_t *nd, size_t nn, const int32_t *hay, size_t nh, size_t d) {
+  size_t lo = d > nh ? d - nh : 0, hi = d < nn ? d : nn;
+  while (lo < hi) {
+    size_t mid = (lo + hi) >> 1;
+    if (nd[mid] <= hay[d - 1 - mid]) lo = mid + 1;
+    else hi = mid;
   }
+  return lo;
+}
+
+// L lanes; lane l walks merged elements [l S, (l+1) S) of nd[0..nn) and hay[0..nh) (both non-empty);
+// hoff: haystack index of hay[0] (answers are written relative to the whole haystack).
+static void search_lanes(const int32_t *nd, size_t nn, const int32_t *hay, size_t nh, int32_t *idx,
+                         uint32_t hoff, size_t L, size_t S) {
+  const vuint32m2_t d = __riscv_vmul_vx_u32m2(__riscv_vid_v_u32m2(L), (uint32_t)S, L);
+  vuint32m2_t lo = __riscv_vssubu_vx_u32m2(d, (uint32_t)nh, L);
+  vuint32m2_t hi = __riscv_vminu_vx_u32m2(d, (uint32_t)nn, L);
+  const vuint32m2_t d4m4 = __riscv_vsub_vx_u32m2(__riscv_vsll_vx_u32m2(d, 2, L), 4, L);
+  for (size_t w = (nn < nh ? nn : nh) + 1; w > 0; w >>= 1) {
+    vbool16_t act = __riscv_vmsltu_vv_u32m2_b16(lo, hi, L);
+    vuint32m2_t mid = __riscv_vsrl_vx_u32m2(__riscv_vadd_vv_u32m2(lo, hi, L), 1, L);
+    vuint32m2_t mid4 = __riscv_vsll_vx_u32m2(mid, 2, L);
+    vint32m2_t x = __riscv_vluxei32_v_i32m2_m(act, nd, mid4, L);
+    vint32m2_t y = __riscv_vluxei32_v_i32m2_m(act, hay, __riscv_vsub_vv_u32m2(d4m4, mid4, L), L);
+    vbool16_t le = __riscv_vmsle_vv_i32m2_b16(x, y, L);
+    lo = __riscv_vadd_vx_u32m2_mu(__riscv_vmand_mm_b16(act, le, L), lo, mid, 1, L);
+    hi = __riscv_vmerge_vvm_u32m2(hi, mid, __riscv_vmandn_mm_b16(act, le, L), L);
+  }
+  // Byte offsets of the lane's current needle and haystack key (om = ia + ib: one of them moves by 4 a
+  // step, so ib = om - ia); the current keys ka/kb and the ones after them na/nb, gathered a step ahead
+  // so that the loop-carried chain is just compare -> vmerge. Reads past an end are clamped.
+  vuint32m2_t ia = __riscv_vsll_vx_u32m2(lo, 2, L);
+  vuint32m2_t ib = __riscv_vsll_vx_u32m2(__riscv_vsub_vv_u32m2(d, lo, L), 2, L);
+  vuint32m2_t om = __riscv_vadd_vv_u32m2(ia, ib, L);
+  const uint32_t nn4 = (uint32_t)(4 * nn), nh4 = (uint32_t)(4 * nh);
+  vint32m2_t ka = __riscv_vluxei32_v_i32m2(nd, __riscv_vminu_vx_u32m2(ia, nn4 - 4, L), L);
+  vint32m2_t kb = __riscv_vluxei32_v_i32m2(hay, __riscv_vminu_vx_u32m2(ib, nh4 - 4, L), L);
+  vint32m2_t na = __riscv_vluxei32_v_i32m2(nd, __riscv_vminu_vx_u32m2(__riscv_vadd_vx_u32m2(ia, 4, L), nn4 - 4, L), L);
+  vint32m2_t nb = __riscv_vluxei32_v_i32m2(hay, __riscv_vminu_vx_u32m2(__riscv_vadd_vx_u32m2(ib, 4, L), nh4 - 4, L), L);
+
+  for (size_t left = S; left > 0;) {
+    const size_t c = left < CHUNK ? left : CHUNK;
+    left -= c;
+    vuint32m2_t rem = __riscv_vminu_vv_u32m2(__riscv_vrsub_vx_u32m2(ia, nn4, L), __riscv_vrsub_vx_u32m2(ib, nh4, L), L);
+    uint32_t minrem = __riscv_vmv_x_s_u32m1_u32(__riscv_vredminu_vs_u32m2_u32m1(rem, __riscv_vmv_s_x_u32m1(UINT32_MAX, 1), L));
+    if (minrem > 4 * c) {  // nobody reaches an end within c steps (look-ahead included): no checks
+      for (size_t t = 0; t < c; ++t) {
+        vbool16_t ta = __riscv_vmsle_vv_i32m2_b16(ka, kb, L);
+        vuint32m2_t rank = __riscv_vadd_vx_u32m2(__riscv_vsrl_vx_u32m2(ib, 2, L), hoff, L);
+        __riscv_vsuxei32_v_u32m2_m(ta, (uint32_t *)idx, ia, rank, L);
+        ka = __riscv_vmerge_vvm_i32m2(ka, na, ta, L);
+        kb = __riscv_vmerge_vvm_i32m2(nb, kb, ta, L);
+        ia = __riscv_vadd_vx_u32m2_mu(ta, ia, ia, 4, L);
+        om = __riscv_vadd_vx_u32m2(om, 4, L);
+        ib = __riscv_vsub_vv_u32m2(om, ia, L);
+        na = __riscv_vluxei32_v_i32m2(nd + 1, ia, L);
+        nb = __riscv_vluxei32_v_i32m2(hay + 1, ib, L);
+      }
+    } else {
+      for (size_t t = 0; t < c; ++t) {
+        // A needle goes next when needles remain and (the haystack is done or needle <= key): one masked
+        // compare; lanes without both sides get the answer from the bounds.
+        vbool16_t nhas = __riscv_vmsltu_vx_u32m2_b16(ia, nn4, L);
+        vbool16_t hdone = __riscv_vmsgeu_vx_u32m2_b16(ib, nh4, L);
+        vbool16_t cmp = __riscv_vmandn_mm_b16(nhas, hdone, L);
+        vbool16_t onlyn = __riscv_vmand_mm_b16(nhas, hdone, L);
+        vbool16_t ta = __riscv_vmsle_vv_i32m2_b16_mu(cmp, onlyn, ka, kb, L);
+        vuint32m2_t rank = __riscv_vadd_vx_u32m2(__riscv_vsrl_vx_u32m2(ib, 2, L), hoff, L);
+        __riscv_vsuxei32_v_u32m2_m(ta, (uint32_t *)idx, ia, rank, L);
+        ka = __riscv_vmerge_vvm_i32m2(ka, na, ta, L);
+        kb = __riscv_vmerge_vvm_i32m2(nb, kb, ta, L);
+        ia = __riscv_vadd_vx_u32m2_mu(ta, ia, ia, 4, L);
+        om = __riscv_vadd_vx_u32m2(om, 4, L);
+        ib = __riscv_vsub_vv_u32m2(om, ia, L);
+        na = __riscv_vluxei32_v_i32m2(nd, __riscv_vminu_vx_u32m2(__riscv_vadd_vx_u32m2(ia, 4, L), nn4 - 4, L), L);
+        nb = __riscv_vluxei32_v_i32m2(hay, __riscv_vminu_vx_u32m2(__riscv_vadd_vx_u32m2(ib, 4, L), nh4 - 4, L), L);
+      }
+    }
+  }
+}
+
+void sorted_search_i32(const int32_t *needles, int nn_, const int32_t *haystack, int nh_, int32_t *idx) {
+  size_t nn = nn_ > 0 ? (size_t)nn_ : 0, nh = nh_ > 0 ? (size_t)nh_ : 0;
+  const int32_t *hay = haystack;
+  const size_t L = __riscv_vsetvlmax_e32m2();
+  // Each round walks L pieces of S merged elements and leaves the rest (a merge-path split) to the next.
+  while (nn > 0 && nh > 0 && (nn + nh) / L >= MIN_STEPS) {
+    // S with an odd number of 64-byte lines (+ < 16): pieces a power of two apart would map every lane's
+    // streams to the same L1 sets.
+    size_t S = (nn + nh) / L;
+    if (S > PIECE) S = PIECE;
+    if (S >= 32 && ((S >> 4) & 1) == 0) S -= 16;
+    search_lanes(needles, nn, hay, nh, idx, (uint32_t)(hay - haystack), L, S);
+    const size_t k0 = L * S, i0 = mp_search(needles, nn, hay, nh, k0);
+    needles += i0, idx += i0, nn -= i0, hay += k0 - i0, nh -= k0 - i0;
+  }
+  if (nh == 0) {  // every needle left is past the haystack's end
+    const int32_t r = (int32_t)(hay - haystack);
+    for (size_t i = 0, vl; i < nn; i += vl) {
+      vl = __riscv_vsetvl_e32m2(nn - i);
+      __riscv_vse32_v_i32m2(idx + i, __riscv_vmv_v_x_i32m2(r, vl), vl);
+    }
+    return;
+  }
+  const size_t base = (size_t)(hay - haystack);
+  search_scalar(needles, 0, nn, haystack, base, base + nh, idx);
 }
