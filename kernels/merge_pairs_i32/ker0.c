@@ -16,7 +16,7 @@
 
 // Tuning knobs (kernels/README.md): the LMUL of the lane vectors (more lanes = more independent merges
 // in flight), the steps per chunk between bound checks, and the outputs per lane per round.
-// eok-knob: LMUL = 2 in {1, 2, 4}
+// eok-knob: LMUL = 2 in {1, 2}
 // eok-knob: CHUNK = 16 in {8, 16, 32}
 // eok-knob: PIECE = 256 in {128, 256, 512}
 #ifndef PIECE
