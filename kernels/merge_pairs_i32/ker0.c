@@ -16,7 +16,7 @@
 
 // Tuning knobs (kernels/README.md): the LMUL of the lane vectors (more lanes = more independent merges
 // in flight), the steps per chunk between bound checks, and the outputs per lane per round.
-// eok-knob: LMUL = 2 in {1, 2}
+// eok-knob: LMUL = 2 in {1, 2, 4}
 // eok-knob: CHUNK = 16 in {8, 16, 32}
 // eok-knob: PIECE = 256 in {128, 256, 512}
 #ifndef PIECE
@@ -56,9 +56,9 @@ static size_t mp_search(const int32_t *a, size_t na, const int32_t *b, size_t nb
 
 static void copy_pairs(const int32_t *k, const int32_t *v, int32_t *keys, int32_t *vals, size_t n) {
   for (size_t i = 0, vl; i < n; i += vl) {
-    vl = __riscv_vsetvl_e32m8(n - i);
-    __riscv_vse32_v_i32m8(keys + i, __riscv_vle32_v_i32m8(k + i, vl), vl);
-    __riscv_vse32_v_i32m8(vals + i, __riscv_vle32_v_i32m8(v + i, vl), vl);
+    vl = __riscv_vsetvl_e32m4(n - i);
+    __riscv_vse32_v_i32m4(keys + i, __riscv_vle32_v_i32m4(k + i, vl), vl);
+    __riscv_vse32_v_i32m4(vals + i, __riscv_vle32_v_i32m4(v + i, vl), vl);
   }
 }
 

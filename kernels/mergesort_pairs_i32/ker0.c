@@ -22,12 +22,12 @@
 // per bound-check chunk.
 // eok-knob: LMUL = 2 in {1, 2}
 // eok-knob: PIECE = 128 in {64, 128, 256}
-// eok-knob: CHUNK = 16 in {8, 16, 32}
+// eok-knob: CHUNK = 8 in {8, 16, 32}
 #ifndef PIECE
 #define PIECE 128
 #endif
 #ifndef CHUNK
-#define CHUNK 16
+#define CHUNK 8
 #endif
 
 #define BIAS 0x80000000u

@@ -1,16 +1,20 @@
 // Multiset intersection / union / difference / symmetric difference of sorted int32 keys with values,
 // std::set_* semantics, moderngpu-style on RVV. std::set_* walk both inputs: a smaller A key is A-only, a
-// smaller B key is B-only, equal keys pair one A with one B element. The walk is cut into pieces at valid
-// walk states: merge path (a vectorised binary search) picks A positions i spread evenly over the
-// combined input, and the B position before A[i] is #(B < A[i]) + min(r, #(B == A[i])), with r the rank
-// of A[i] among its equal keys in A (three more vectorised binary searches). L = vlmax pieces walk in lock
-// step (masked compares classify every lane's step as A-only / B-only / pair, masked gathers refill the
-// consumed sides). The output of a piece is not known in advance and nothing may be written past the
-// total, so the lanes walk twice: once counting what they emit (the op decides: intersection emits pairs,
-// union everything once, difference A-only, symmetric difference A-only and B-only), then, after an
-// exclusive scan of the counts, again scattering keys and values (gathered from va or vb) to their places.
-// Pieces are capped (PIECE steps per lane per round) so that the lanes' streams stay close together
-// (pieces far apart, a power of two, thrash the 4-way L1).
+// smaller B key is B-only, equal keys pair one A with one B element. The walk is cut into rounds and
+// pieces at valid walk states: merge path (a vectorised binary search) picks A positions i spread evenly
+// over the combined input, and the B position before A[i] is #(B < A[i]) + min(r, #(B == A[i])), with r
+// the rank of A[i] among its equal keys in A (three more vectorised binary searches). L = vlmax pieces
+// walk in lock step (two strict compares classify every lane's step as A-only / B-only / pair; lanes
+// re-gather their current keys). Nothing may be written past the total, and a piece's output size is not
+// known in advance, so:
+//  - intersection and difference keep a subsequence of A: one walk scatters a keep-flag byte per A key of
+//    the round into a stack buffer, then vcompress packs the kept keys and values (vcpop-long stores);
+//  - union and symmetric difference: the lanes walk twice, first counting their outputs (from their steps,
+//    pairs = A taken + B taken - steps, and A taken), then, after an exclusive scan of the counts,
+//    scattering keys (vmin: equal keys give A's) and values (vmerge of va/vb gathers) to their places.
+// Steps run in chunks; a chunk needs no end-of-piece checks while every lane has more than a chunk left
+// on both sides (one vredminu per chunk). Pieces are capped (PIECE merged inputs per lane per round) so
+// that the lanes' streams stay close together (pieces far apart, a power of two, thrash the 4-way L1).
 #include <riscv_vector.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -103,7 +107,8 @@ static inline __attribute__((always_inline)) void walk(const int32_t *a, const i
                                                        const int32_t *b, const int32_t *vb, size_t nb, int op,
                                                        int emit, vuint32m2_t ia, vuint32m2_t ib,
                                                        vuint32m2_t aend, vuint32m2_t bend, vuint32m2_t o,
-                                                       uint32_t *cnt, int32_t *keys, int32_t *vals, size_t L) {
+                                                       uint32_t *cnt, int32_t *keys, int32_t *vals, uint8_t *fl,
+                                                       uint32_t i0, size_t L) {
   const uint32_t alast = (uint32_t)(4 * na - 4), blast = (uint32_t)(4 * nb - 4);
   const vuint32m2_t ia0 = ia, ib0 = ib;
   vint32m2_t ka = __riscv_vluxei32_v_i32m2(a, __riscv_vminu_vx_u32m2(ia, alast, L), L);
@@ -119,7 +124,12 @@ static inline __attribute__((always_inline)) void walk(const int32_t *a, const i
       for (int s = 0; s < CHUNK; ++s) {
         vbool16_t aonly = __riscv_vmslt_vv_i32m2_b16(ka, kb, L);
         vbool16_t bonly = __riscv_vmslt_vv_i32m2_b16(kb, ka, L);
-        if (emit) {
+        if (emit == 2) {  // a flag per A key taken: does the op keep it?
+          vbool16_t keep = op == 0 ? __riscv_vmnor_mm_b16(aonly, bonly, L) : aonly;
+          vuint8mf2_t f = __riscv_vmerge_vxm_u8mf2(__riscv_vmv_v_x_u8mf2(0, L), 1, keep, L);
+          vuint32m2_t at = __riscv_vsub_vx_u32m2(__riscv_vsrl_vx_u32m2(ia, 2, L), i0, L);
+          __riscv_vsuxei32_v_u8mf2_m(__riscv_vmnot_m_b16(bonly, L), fl, at, f, L);
+        } else if (emit) {
           vint32m2_t key = __riscv_vmin_vv_i32m2(ka, kb, L);
           vint32m2_t val = __riscv_vluxei32_v_i32m2(va, ia, L);
           if (op == 1 || op == 3) val = __riscv_vmerge_vvm_i32m2(val, __riscv_vluxei32_v_i32m2(vb, ib, L), bonly, L);
@@ -152,7 +162,12 @@ static inline __attribute__((always_inline)) void walk(const int32_t *a, const i
         vbool16_t aonly = __riscv_vmslt_vv_i32m2_b16_mu(both, __riscv_vmandn_mm_b16(ahas, bhas, L), ka, kb, L);
         vbool16_t bonly = __riscv_vmslt_vv_i32m2_b16_mu(both, __riscv_vmandn_mm_b16(bhas, ahas, L), kb, ka, L);
         vbool16_t takea = __riscv_vmandn_mm_b16(ahas, bonly, L), takeb = __riscv_vmandn_mm_b16(bhas, aonly, L);
-        if (emit) {
+        if (emit == 2) {
+          vbool16_t keep = op == 0 ? __riscv_vmand_mm_b16(takea, takeb, L) : aonly;
+          vuint8mf2_t f = __riscv_vmerge_vxm_u8mf2(__riscv_vmv_v_x_u8mf2(0, L), 1, keep, L);
+          vuint32m2_t at = __riscv_vsub_vx_u32m2(__riscv_vsrl_vx_u32m2(ia, 2, L), i0, L);
+          __riscv_vsuxei32_v_u8mf2_m(takea, fl, at, f, L);
+        } else if (emit) {
           vbool16_t ea = op == 0 ? __riscv_vmand_mm_b16(takea, takeb, L) : op == 1 ? takea : aonly;
           vbool16_t e = (op == 1 || op == 3) ? __riscv_vmor_mm_b16(ea, bonly, L) : ea;
           vint32m2_t key = __riscv_vmerge_vvm_i32m2(kb, ka, ea, L);
@@ -185,12 +200,13 @@ static inline __attribute__((always_inline)) void walk(const int32_t *a, const i
 
 static void walk_op(const int32_t *a, const int32_t *va, size_t na, const int32_t *b, const int32_t *vb,
                     size_t nb, int op, int emit, vuint32m2_t ia, vuint32m2_t ib, vuint32m2_t aend,
-                    vuint32m2_t bend, vuint32m2_t o, uint32_t *cnt, int32_t *keys, int32_t *vals, size_t L) {
+                    vuint32m2_t bend, vuint32m2_t o, uint32_t *cnt, int32_t *keys, int32_t *vals, uint8_t *fl,
+                    uint32_t i0, size_t L) {
   switch (op) {  // one specialised walk per op
-    case 0: walk(a, va, na, b, vb, nb, 0, emit, ia, ib, aend, bend, o, cnt, keys, vals, L); break;
-    case 1: walk(a, va, na, b, vb, nb, 1, emit, ia, ib, aend, bend, o, cnt, keys, vals, L); break;
-    case 2: walk(a, va, na, b, vb, nb, 2, emit, ia, ib, aend, bend, o, cnt, keys, vals, L); break;
-    default: walk(a, va, na, b, vb, nb, 3, emit, ia, ib, aend, bend, o, cnt, keys, vals, L); break;
+    case 0: walk(a, va, na, b, vb, nb, 0, emit, ia, ib, aend, bend, o, cnt, keys, vals, fl, i0, L); break;
+    case 1: walk(a, va, na, b, vb, nb, 1, emit, ia, ib, aend, bend, o, cnt, keys, vals, fl, i0, L); break;
+    case 2: walk(a, va, na, b, vb, nb, 2, emit, ia, ib, aend, bend, o, cnt, keys, vals, fl, i0, L); break;
+    default: walk(a, va, na, b, vb, nb, 3, emit, ia, ib, aend, bend, o, cnt, keys, vals, fl, i0, L); break;
   }
 }
 
@@ -207,6 +223,7 @@ int32_t multiset_pairs_i32(const int32_t *a, const int32_t *va, int na_, const i
   size_t L = __riscv_vsetvlmax_e32m2();
   if (L > MAXL) L = MAXL;
   uint32_t cnt[MAXL];
+  uint8_t fl[MAXL * PIECE];  // round flags (op 0, 2): a round spans at most L * PIECE A keys
   const vuint32m2_t lane = __riscv_vid_v_u32m2(L);
   size_t total = 0;  // pairs written so far
   size_t d0 = 0, i0 = 0, j0 = 0;  // the round's start: merged position and walk state
@@ -215,6 +232,7 @@ int32_t multiset_pairs_i32(const int32_t *a, const int32_t *va, int na_, const i
     size_t d1 = d0 + L * PIECE < n ? d0 + L * PIECE : n;
     size_t i1 = mp_search(a, na, b, nb, d1);
     if (i1 < i0) i1 = i0;
+    if (i1 > i0 + L * PIECE) i1 = i0 + L * PIECE;  // (keeps the round's A keys within the flag buffer)
     size_t j1 = walk_j(a, na, b, nb, i1);
     if (j1 < j0) j1 = j0;
     // Lane starts: merge path at L evenly spaced diagonals of [i0 + j0, i1 + j1), then the walk's B
@@ -252,15 +270,32 @@ int32_t multiset_pairs_i32(const int32_t *a, const int32_t *va, int na_, const i
     const vuint32m2_t ej = __riscv_vslide1down_vx_u32m2(sj, (uint32_t)j1, L);
     const vuint32m2_t ia = __riscv_vsll_vx_u32m2(si, 2, L), ib = __riscv_vsll_vx_u32m2(sj, 2, L);
     const vuint32m2_t aend = __riscv_vsll_vx_u32m2(ei, 2, L), bend = __riscv_vsll_vx_u32m2(ej, 2, L);
+    if (op == 0 || op == 2) {
+      // The output is the A keys the op keeps, in order: one walk sets a flag per A key of the round
+      // (stack), then vcompress packs the kept keys and values.
+      walk_op(a, va, na, b, vb, nb, op, 2, ia, ib, aend, bend, zero, cnt, keys, vals, fl, (uint32_t)i0, L);
+      for (size_t i = i0, vl; i < i1; i += vl) {
+        vl = __riscv_vsetvl_e32m1(i1 - i);
+        vbool32_t keep = __riscv_vmsne_vx_u8mf4_b32(__riscv_vle8_v_u8mf4(fl + (i - i0), vl), 0, vl);
+        const size_t k = __riscv_vcpop_m_b32(keep, vl);
+        vint32m1_t kk = __riscv_vcompress_vm_i32m1(__riscv_vle32_v_i32m1(a + i, vl), keep, vl);
+        vint32m1_t vv = __riscv_vcompress_vm_i32m1(__riscv_vle32_v_i32m1(va + i, vl), keep, vl);
+        __riscv_vse32_v_i32m1(keys + total, kk, k);
+        __riscv_vse32_v_i32m1(vals + total, vv, k);
+        total += k;
+      }
+      d0 = i1 + j1, i0 = i1, j0 = j1;
+      continue;
+    }
     // Count, scan, emit.
-    walk_op(a, va, na, b, vb, nb, op, 0, ia, ib, aend, bend, zero, cnt, keys, vals, L);
+    walk_op(a, va, na, b, vb, nb, op, 0, ia, ib, aend, bend, zero, cnt, keys, vals, fl, (uint32_t)i0, L);
     for (size_t l = 0; l < L; ++l) {
       const uint32_t c = cnt[l];
       cnt[l] = (uint32_t)(4 * total);
       total += c;
     }
     const vuint32m2_t o = __riscv_vle32_v_u32m2(cnt, L);
-    walk_op(a, va, na, b, vb, nb, op, 1, ia, ib, aend, bend, o, cnt, keys, vals, L);
+    walk_op(a, va, na, b, vb, nb, op, 1, ia, ib, aend, bend, o, cnt, keys, vals, fl, (uint32_t)i0, L);
     d0 = i1 + j1, i0 = i1, j0 = j1;
   }
   return (int32_t)total;

@@ -17,13 +17,13 @@
 // Tuning knobs (kernels/README.md): the merged elements per lane per sorted-search round, and the
 // lock-step expansion steps per key before contiguous stores take over. (No LMUL knob: the search runs at
 // m2, the chunks at m4, and m8 chunks would not fit the registers.)
-// eok-knob: PIECE = 256 in {128, 256, 512}
-// eok-knob: T = 4 in {2, 4, 8}
+// eok-knob: PIECE = 512 in {128, 256, 512, 1024}
+// eok-knob: T = 8 in {2, 4, 8, 16}
 #ifndef PIECE
-#define PIECE 256
+#define PIECE 512
 #endif
 #ifndef T
-#define T 4
+#define T 8
 #endif
 #define CHUNK 16
 #define R 2048  // A keys per round (the lower bounds live on the stack)
