@@ -30,8 +30,6 @@ TaskResult task_result(db::KernelDb& db, const std::string& task, const std::str
     if (!r.correct || *e->speedup > r.own_speedup) {
       r.correct = true;
       r.own_speedup = *e->speedup;
-      r.best_cycles = *e->cycles;
-      r.baseline_cycles = e->baseline_cycles.value_or(0);
       r.best_kernel_id = row.kernel.id;
     }
     const int it = std::max(0, row.kernel.iteration);

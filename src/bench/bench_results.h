@@ -21,7 +21,6 @@ struct TaskResult {
   bool correct = false;            // the run produced a correct kernel of its own
   double speedup = 1;              // the best of the archive over ker0 (>= 1: ker0 is in it)
   double own_speedup = 0;          // of the run's fastest correct kernel (0 when none)
-  double best_cycles = 0, baseline_cycles = 0;
   int64_t best_kernel_id = 0;
   // Best speedup so far after each iteration the run recorded (index = iteration, from 0).
   std::vector<double> best_by_iteration;

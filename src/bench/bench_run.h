@@ -13,6 +13,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "src/common/paths.h"
@@ -35,6 +36,9 @@ struct BenchSettings {
 };
 
 struct BenchRequest {
+  BenchRequest(std::filesystem::path root_dir, Workspace ws, std::filesystem::path eok)
+      : root(std::move(root_dir)), workspace(std::move(ws)), eok_binary(std::move(eok)) {}
+
   std::filesystem::path root;       // the eok data root (kernels/, configs/)
   Workspace workspace;
   std::filesystem::path eok_binary; // the program that runs each search

@@ -23,7 +23,10 @@ std::vector<std::string> suite_tasks(const std::filesystem::path& kernels_dir, c
     }
     return ids;
   }
-  for (const auto& name : only) {
+  for (std::string name : only) {
+    name.erase(0, name.find_first_not_of(" \t"));
+    name.erase(name.find_last_not_of(" \t") + 1);
+    if (name.empty()) continue;  // "a,,b" or a trailing comma
     const std::string id = evaluator::resolve_task_id(kernels_dir, name).id;
     if (suite != "all" && task_suite(kernels_dir, id) != suite) {
       throw ConfigError("task " + id + " is not in the " + suite + " suite (use --suite all, or drop it from --tasks)");

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "src/common/number_format.h"
 #include "src/common/paths.h"
 #include "src/db/kernel_db.h"
 
@@ -40,7 +41,7 @@ std::unique_ptr<db::KernelDb> open_kernel_db(const Workspace& ws);
 // True when stdout is a terminal (colour and human layout).
 bool stdout_is_terminal();
 
-// "123,456"
-std::string with_commas(double v);
+// "123,456" (src/common/number_format.h)
+using ::eok::with_commas;
 
 }  // namespace eok::cli

@@ -24,23 +24,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::vector<std::string> split_list(const std::string& s) {
-  std::vector<std::string> out;
-  size_t start = 0;
-  while (start <= s.size()) {
-    size_t end = s.find(',', start);
-    if (end == std::string::npos) end = s.size();
-    std::string item = s.substr(start, end - start);
-    item.erase(0, item.find_first_not_of(' '));
-    item.erase(item.find_last_not_of(' ') + 1);
-    if (!item.empty()) out.push_back(item);
-    start = end + 1;
-  }
-  return out;
-}
-
 struct RunOptions {
-  std::string suite = "all", tasks, resume;
+  std::string suite = "all", resume;
+  std::vector<std::string> tasks;
   bench::BenchSettings settings;
   unsigned jobs = 0;
   bool json = false;
@@ -59,7 +45,7 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
       throw ConfigError("--method '" + opt.settings.method + "': expected tuner, eoh or eok");
     }
     req.suite = opt.suite;
-    req.tasks = bench::suite_tasks(req.root / "kernels", opt.suite, split_list(opt.tasks));
+    req.tasks = bench::suite_tasks(req.root / "kernels", opt.suite, opt.tasks);
     if (req.tasks.empty()) throw ConfigError("the " + opt.suite + " suite has no tasks under " + (req.root / "kernels").string());
   }
   std::fprintf(stderr, "bench: %s, %u searches at once (eok bench list shows it; Ctrl-C stops, --resume continues)\n",
@@ -160,14 +146,15 @@ int list_command(bool json, const GlobalOptions& global) {
 }
 
 struct RooflineOptions {
-  std::string board = "k1", suite = "all", tasks, sort = "distance";
+  std::string board = "k1", suite = "all", sort = "distance";
+  std::vector<std::string> tasks;
   bool json = false;
 };
 
 int roofline_command(const RooflineOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   const fs::path root = find_project_root(global.root);
-  const auto tasks = bench::suite_tasks(root / "kernels", opt.suite, split_list(opt.tasks));
+  const auto tasks = bench::suite_tasks(root / "kernels", opt.suite, opt.tasks);
   auto rows = bench::roofline_rows(root, Workspace::open(), opt.board, tasks,
                                    [&](const bench::RooflineRow& r, size_t done, size_t total) {
                                      if (!opt.json) std::fprintf(stderr, "[%zu/%zu] %s\n", done, total, r.task.c_str());
@@ -229,7 +216,7 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, int& exit_cod
       "kmeans or two-level), --thought-sampling uniform|softmax, --rag none|docs|code|both.\n"
       "Exit code: 0 every task finished, 7 stopped, 1 some task failed.");
   r->add_option("--suite", run->suite, "general, nn or all")->capture_default_str();
-  r->add_option("--tasks", run->tasks, "only these tasks of the suite, comma-separated (ids or operation names)");
+  r->add_option("--tasks", run->tasks, "only these tasks of the suite, comma-separated (ids or operation names)")->delimiter(',');
   r->add_option("--method", run->settings.method, "tuner (no LLM), eoh (LLM) or eok (LLM + idea pool)")->capture_default_str();
   r->add_option("--board,-b", run->settings.board, "board profile")->capture_default_str();
   r->add_option("--jobs,-j", run->jobs, "searches at once (default: the host's cores on the virtual board, the board's cores on a real one)");
@@ -271,7 +258,7 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, int& exit_cod
       "ker0's modeled cycles. ker0s not yet measured in this workspace are measured (about a second each).");
   rf->add_option("--board,-b", roof->board, "board profile")->capture_default_str();
   rf->add_option("--suite", roof->suite, "general, nn or all")->capture_default_str();
-  rf->add_option("--tasks", roof->tasks, "only these tasks, comma-separated");
+  rf->add_option("--tasks", roof->tasks, "only these tasks, comma-separated")->delimiter(',');
   rf->add_option("--sort", roof->sort, "distance (furthest from the roofline first) or task")->capture_default_str();
   rf->add_flag("--json", roof->json, "print JSON");
   rf->callback([roof, &global, &exit_code] { exit_code = roofline_command(*roof, global); });

@@ -11,6 +11,7 @@
 #include "evaluator/task.h"
 #include "src/bench/bench_results.h"
 #include "src/common/fs_util.h"
+#include "src/common/number_format.h"
 #include "src/common/text_diff.h"
 #include "src/db/kernel_db.h"
 #include "src/report/svg_chart.h"
@@ -25,17 +26,6 @@ std::string fmt(double v, int digits = 2) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
   return buf;
-}
-
-std::string count(double v) {
-  char buf[48];
-  std::snprintf(buf, sizeof buf, "%.0f", v);
-  std::string s = buf, out;
-  for (size_t i = 0; i < s.size(); ++i) {
-    if (i && (s.size() - i) % 3 == 0 && s[i - 1] != '-') out += ',';
-    out += s[i];
-  }
-  return out;
 }
 
 const char* kStyle = R"css(
@@ -122,7 +112,7 @@ ReportSummary write_report(const ReportRequest& req) {
     for (const auto& [status, n] : row.counts_by_status) evaluations += n;
     h << "<tr><td><a href=\"#k-" << escape_html(row.task) << "\">" << escape_html(row.task) << "</a></td><td>#" << row.best_kernel_id
       << "</td><td>" << escape_html(row.best_run_id.empty() ? "ker0" : row.best_run_id) << "</td><td>" << fmt(row.best_speedup, 3)
-      << "x</td><td>" << count(row.best_cycles) << "</td><td>" << count(row.baseline_cycles) << "</td><td>" << evaluations << "</td></tr>";
+      << "x</td><td>" << with_commas(row.best_cycles) << "</td><td>" << with_commas(row.baseline_cycles) << "</td><td>" << evaluations << "</td></tr>";
   }
   h << "</table></section>\n";
 
@@ -199,8 +189,8 @@ ReportSummary write_report(const ReportRequest& req) {
     auto it = by_task.find(id);
     const double ker0 = it != by_task.end() ? it->second->baseline_cycles : 0;
     const double best = it != by_task.end() ? it->second->best_cycles : 0;
-    rows << "<tr><td>" << escape_html(id) << "</td><td>" << escape_html(roof.limit) << "</td><td>" << count(roof.bound_cycles) << "</td><td>"
-         << (ker0 > 0 ? count(ker0) : "-") << "</td><td>" << (ker0 > 0 ? fmt(roof.distance(ker0)) + "x" : "-") << "</td><td>"
+    rows << "<tr><td>" << escape_html(id) << "</td><td>" << escape_html(roof.limit) << "</td><td>" << with_commas(roof.bound_cycles) << "</td><td>"
+         << (ker0 > 0 ? with_commas(ker0) : "-") << "</td><td>" << (ker0 > 0 ? fmt(roof.distance(ker0)) + "x" : "-") << "</td><td>"
          << (best > 0 ? fmt(roof.distance(best)) + "x" : "-") << "</td></tr>";
     if (ker0 > 0) points.push_back({id, roof.intensity(), roof.flops / ker0, "ker0"});
     if (best > 0 && best < ker0) points.push_back({id, roof.intensity(), roof.flops / best, "best"});
