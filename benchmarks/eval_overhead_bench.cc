@@ -11,7 +11,7 @@
 #include "evaluator/board_session.h"
 #include "evaluator/checker.h"
 #include "evaluator/harness_plan.h"
-#include "evaluator/harness_records.h"
+#include "evaluator/measurement_records.h"
 #include "evaluator/static_check.h"
 #include "evaluator/task.h"
 #include "src/common/fs_util.h"
@@ -29,8 +29,8 @@ struct Captured {
   Task task;
   std::string source, object;
   std::vector<PlannedCase> cases;
-  std::string ref_records, cand_records, profile;
-  fs::path cand_program, plan;
+  std::string ref_measurement, cand_measurement, profile;
+  fs::path cand_dir;
 };
 
 struct Fixture {
@@ -59,17 +59,21 @@ struct Fixture {
         // The kept temporary directory of that evaluation (the only one under tmp/).
         for (const auto& e : fs::directory_iterator(f.ws->tmp_dir())) {
           if (e.path().filename().string().rfind("eval-", 0) != 0) continue;
-          c.ref_records = read_file(e.path() / "ref" / "records.bin");
-          c.cand_records = read_file(e.path() / "cand" / "records.bin");
-          c.profile = read_file(e.path() / "cand" / "profile.txt");
+          c.ref_measurement = read_file(e.path() / "ref" / "measure.bin");
+          c.cand_measurement = read_file(e.path() / "cand" / "measure.bin");
           fs::rename(e.path(), f.ws->root() / id);
         }
-        c.cand_program = f.ws->root() / id / "cand" / "cand";
-        c.plan = f.ws->root() / id / "cand" / "plan.txt";
+        // The profile record's text, as the plugin wrote it.
+        const size_t pos = c.cand_measurement.find("eok-profile 1");
+        if (pos != std::string::npos) c.profile = c.cand_measurement.substr(pos, c.cand_measurement.find("end\n", pos) + 4 - pos);
+        c.cand_dir = f.ws->root() / id / "cand";
         // The candidate's object, as the evaluator compiled it (a cache hit now).
-        const CompileResult cc = f.session->compiler->compile(
-            {c.source, effective_march(f.session->board, c.task.march), "-O3", prototype_header(c.task), c.task.entry, {}});
-        c.object = read_file(cc.object);
+        CompileRequest req{c.source, effective_march(f.session->board, c.task.march), "-O3", prototype_header(c.task),
+                           c.task.entry, {}};
+        const Preprocessed pp = f.session->compiler->preprocess(req);
+        req.source = pp.text;
+        req.preprocessed = true;
+        c.object = read_file(f.session->compiler->compile(req).object);
         f.captured[id] = std::move(c);
       }
       return f;
@@ -95,6 +99,18 @@ void Stage_ObjectCheck(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(check_object(c.object, c.task.entry));
 }
 
+// The preprocessed source's checks and identity (the preprocessor itself is a toolchain step).
+void Stage_PreprocessedCheck(benchmark::State& state) {
+  const auto& c = data(state);
+  CompileRequest req{c.source, effective_march(Fixture::get().session->board, c.task.march), "-O3", prototype_header(c.task),
+                     c.task.entry, {}};
+  const Preprocessed pp = Fixture::get().session->compiler->preprocess(req);
+  for (auto _ : state) {
+    benchmark::DoNotOptimize(check_preprocessed(pp, "/eval/kernel.c"));
+    benchmark::DoNotOptimize(kernel_identity(pp));
+  }
+}
+
 void Stage_PlanAndGlue(benchmark::State& state) {
   const auto& c = data(state);
   for (auto _ : state) {
@@ -106,7 +122,7 @@ void Stage_PlanAndGlue(benchmark::State& state) {
 void Stage_ParseAndCompare(benchmark::State& state) {
   const auto& c = data(state);
   for (auto _ : state) {
-    HarnessOutput ref = parse_harness_output(c.ref_records), cand = parse_harness_output(c.cand_records);
+    Measurement ref = parse_measurement(c.ref_measurement), cand = parse_measurement(c.cand_measurement);
     benchmark::DoNotOptimize(compare_outputs(c.task, c.cases, ref, cand));
   }
 }
@@ -125,21 +141,21 @@ void Stage_ResultJson(benchmark::State& state) {
   for (auto _ : state) benchmark::DoNotOptimize(r.to_json().dump());
 }
 
-// The emulator alone on the candidate program: plain qemu, then with eok's plugin (counting + caches +
-// sandbox).
+// The emulator alone on the candidate program: plain qemu, then in the sandbox with eok's plugin
+// (watching every call, counting and simulating caches in the timed one, both seccomp filters).
 void Emulator(benchmark::State& state, bool plugin) {
   const auto& c = data(state);
-  const auto& board = Fixture::get().session->board;
+  const auto& session = *Fixture::get().session;
   for (auto _ : state) {
-    ProcessSpec spec;
-    spec.argv = {"qemu-riscv64", "-cpu", board.qemu.cpu};
     if (plugin) {
-      spec.argv.push_back("-plugin");
-      spec.argv.push_back(plugin_path().string() + ",out=" + (fs::temp_directory_path() / "eok-bench-profile.txt").string() +
-                          ",sandbox=1");
+      RunOutcome r = session.runner->run({c.cand_dir / "cand", read_file(c.cand_dir / "plan.txt"),
+                                          read_file(c.cand_dir / "watch.txt"), c.cand_dir, true});
+      if (!r.process.ok()) state.SkipWithError(r.process.describe().c_str());
+      continue;
     }
-    spec.argv.push_back(c.cand_program.string());
-    spec.stdin_path = c.plan;
+    ProcessSpec spec;
+    spec.argv = {"qemu-riscv64", "-cpu", session.board.qemu.cpu, (c.cand_dir / "cand").string()};
+    spec.stdin_path = c.cand_dir / "plan.txt";
     spec.stdout_path = "/dev/null";
     ProcessResult r = run_process(spec);
     if (!r.ok()) state.SkipWithError(r.describe().c_str());
@@ -148,15 +164,15 @@ void Emulator(benchmark::State& state, bool plugin) {
 void Emulator_Plain(benchmark::State& state) { Emulator(state, false); }
 void Emulator_WithPlugin(benchmark::State& state) { Emulator(state, true); }
 
-// A whole evaluation of a fresh candidate (ker0 with a comment changed, so nothing is cached): what a
-// search pays per candidate. Reports the split that EvalResult measures.
+// A whole evaluation of a fresh candidate (ker0 with one more token, so nothing is cached: comments would
+// not change its identity): what a search pays per candidate. Reports the split that EvalResult measures.
 void FullEvaluation(benchmark::State& state) {
   const auto& c = data(state);
   auto& ev = *Fixture::get().session->evaluator;
   double compile = 0, link = 0, run = 0, reference = 0, tool = 0, own = 0;
   int n = 0;
   for (auto _ : state) {
-    const std::string src = c.source + "\n// variant " + std::to_string(n++) + "\n";
+    const std::string src = c.source + "\nstatic const int eok_bench_variant = " + std::to_string(n++) + ";\n";
     EvalResult r = ev.evaluate(c.task, src, static_cast<uint64_t>(n));
     if (r.status != EvalStatus::ok) state.SkipWithError(r.message.c_str());
     compile += r.timings.compile;
@@ -179,6 +195,7 @@ void FullEvaluation(benchmark::State& state) {
 
 BENCHMARK(Stage_SourceCheck)->DenseRange(0, 2);
 BENCHMARK(Stage_ObjectCheck)->DenseRange(0, 2);
+BENCHMARK(Stage_PreprocessedCheck)->DenseRange(0, 2);
 BENCHMARK(Stage_PlanAndGlue)->DenseRange(0, 2);
 BENCHMARK(Stage_ParseAndCompare)->DenseRange(0, 2);
 BENCHMARK(Stage_CostModel)->DenseRange(0, 2);

@@ -2,6 +2,7 @@
 
 #include "evaluator/cost_model/x60_cost_model.h"
 #include "evaluator/qemu_runner.h"
+#include "evaluator/roofline.h"
 #include "src/common/error.h"
 
 namespace eok::evaluator {
@@ -15,15 +16,17 @@ BoardSession open_board_session(const std::filesystem::path& root, const Workspa
                       "', which eok does not implement yet; use the virtual board (--board k1)");
   }
   s.tools = find_toolchain(s.board);
-  s.compiler = std::make_unique<ClangCompiler>(s.tools, ws.objects_dir(), ws.tmp_dir());
-  s.runner = std::make_unique<QemuRunner>(s.board, s.tools);
+  s.sandbox = std::make_unique<sandbox::Sandbox>(sandbox_system_paths(s.tools));
+  s.compiler = std::make_unique<ClangCompiler>(s.tools, *s.sandbox, ws.objects_dir(), ws.tmp_dir());
+  s.runner = std::make_unique<QemuRunner>(s.board, s.tools, *s.sandbox);
   cost::MemoryBandwidth bw;
   bw.line_bytes = s.board.cache.line_bytes;
   bw.l2_fill = s.board.memory.l2_fill;
   bw.l2_writeback = s.board.memory.l2_writeback;
   bw.dram_fill = s.board.memory.dram_fill;
   bw.dram_writeback = s.board.memory.dram_writeback;
-  s.cost_model = std::make_unique<cost::X60CostModel>(cost::X60Table::load(s.board.cost_table), bw);
+  cost::X60Table table = cost::X60Table::load(s.board.cost_table);
+  s.cost_model = std::make_unique<cost::X60CostModel>(table, bw);
 
   BoardEvaluatorConfig cfg;
   cfg.board = s.board;
@@ -32,6 +35,13 @@ BoardSession open_board_session(const std::filesystem::path& root, const Workspa
   cfg.baseline_cache = ws.baselines_dir();
   cfg.fingerprint = measurement_fingerprint(s.board, s.tools);
   cfg.keep_temp = options.keep_temp;
+  cfg.roofline_cycles = [board = s.board, table](const Task& task) {
+    try {
+      return task_roofline(task, peak_rates(board, table, task.dtype)).bound_cycles;
+    } catch (const ConfigError&) {
+      return 0.0;  // a task without declared work has no bound to check against
+    }
+  };
   s.evaluator = std::make_unique<BoardEvaluator>(cfg, *s.compiler, *s.runner, *s.cost_model);
   return s;
 }

@@ -12,6 +12,7 @@
 #include "evaluator/cost_model/cost_model.h"
 #include "evaluator/evaluator.h"
 #include "evaluator/runner.h"
+#include "evaluator/sandbox/sandbox.h"
 #include "evaluator/toolchain.h"
 #include "src/common/paths.h"
 
@@ -20,6 +21,7 @@ namespace eok::evaluator {
 struct BoardSession {
   BoardProfile board;
   Toolchain tools;
+  std::unique_ptr<sandbox::Sandbox> sandbox;  // every compile, link and run of an evaluation goes through it
   std::unique_ptr<Compiler> compiler;
   std::unique_ptr<Runner> runner;
   std::unique_ptr<cost::CostModel> cost_model;
@@ -30,7 +32,7 @@ struct SessionOptions {
   bool keep_temp = false;
 };
 
-// Throws NotFoundError (unknown board), ToolchainError (missing tools: the message names the fix) or
+// Throws NotFoundError (unknown board), ToolchainError (missing tools or sandbox: the message names the fix) or
 // ConfigError (a runner eok does not implement yet).
 BoardSession open_board_session(const std::filesystem::path& root, const Workspace& ws, const std::string& board_name,
                                 const SessionOptions& options = {});

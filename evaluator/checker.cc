@@ -30,6 +30,37 @@ bool within(double got, double expected, const Tolerance& tol) {
   return std::fabs(got - expected) <= tol.atol + tol.rtol * std::fabs(expected);
 }
 
+// The bytes the harness poisons an output element with (target/harness.c poison()).
+bool is_poison(ElemType type, const char* p) {
+  switch (type) {
+    case ElemType::f16: { uint16_t v; std::memcpy(&v, p, 2); return v == 0x7e5au; }
+    case ElemType::f32: { uint32_t v; std::memcpy(&v, p, 4); return v == 0x7fe5a5a5u; }
+    case ElemType::f64: { uint64_t v; std::memcpy(&v, p, 8); return v == 0x7ffa5a5a5a5a5a5aull; }
+    default: {
+      for (size_t i = 0; i < elem_size(type); ++i) {
+        if (static_cast<unsigned char>(p[i]) != 0xa5) return false;
+      }
+      return true;
+    }
+  }
+}
+
+bool element_ok(ElemType type, const char* got, const char* expected, const Tolerance& tol) {
+  const size_t es = elem_size(type);
+  if (tol.exact()) return std::memcmp(got, expected, es) == 0;
+  // A NaN is any NaN, but the poison is not a result the kernel produced.
+  if (is_poison(type, got) && !is_poison(type, expected)) return false;
+  return within(element_value(type, got), element_value(type, expected), tol);
+}
+
+std::string show_bits(ElemType type, const char* p) {
+  uint64_t bits = 0;
+  std::memcpy(&bits, p, elem_size(type));
+  char buf[32];
+  std::snprintf(buf, sizeof buf, " (bits 0x%llx)", static_cast<unsigned long long>(bits));
+  return buf;
+}
+
 }  // namespace
 
 double element_value(ElemType type, const char* p) {
@@ -49,8 +80,8 @@ double element_value(ElemType type, const char* p) {
   return 0;
 }
 
-CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& cases, const HarnessOutput& reference,
-                            const HarnessOutput& candidate, size_t max_mismatches) {
+CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& cases, const Measurement& reference,
+                            const Measurement& candidate, size_t max_mismatches) {
   CheckResult result;
   size_t total_bad = 0;
   std::string first_summary;
@@ -59,54 +90,72 @@ CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& ca
   };
   for (size_t ci = 0; ci < cases.size(); ++ci) {
     const std::string sizes = format_sizes(cases[ci].sizes) + (cases[ci].timed ? " (timed)" : "");
-    const CaseOutput* ref = reference.find_case(static_cast<uint32_t>(ci));
-    const CaseOutput* got = candidate.find_case(static_cast<uint32_t>(ci));
-    if (!ref || !got || got->args.size() != task.args.size() || ref->args.size() != task.args.size()) {
+    const CallOutput* ref = reference.find_call(static_cast<uint32_t>(ci));
+    const CallOutput* got = candidate.find_call(static_cast<uint32_t>(ci));
+    if (!ref || !got) {
       result.status = EvalStatus::runtime_error;
       result.message = "the program produced no result for case " + std::to_string(ci) + " (" + sizes + ")";
       return result;
     }
+    // The same plan gives the same inputs: anything else means the harness was tampered with before
+    // the call (by the candidate, in an earlier call).
+    if (ci < reference.begins.size() && ci < candidate.begins.size() &&
+        reference.begins[ci].input_hashes != candidate.begins[ci].input_hashes) {
+      result.status = EvalStatus::rejected;
+      result.rule = "harness-tampered";
+      result.message = "harness-tampered: the inputs of case " + std::to_string(ci) + " (" + sizes +
+                       ") differ from the plan's; the kernel changed the harness in an earlier call";
+      return result;
+    }
     for (size_t ai = 0; ai < task.args.size(); ++ai) {
       const ArgSpec& spec = task.args[ai];
-      const ArgOutput& g = got->args[ai];
       if (!spec.is_buffer) continue;
-      if (g.guard_before || g.guard_after) {
+      const BufferOutput* g = got->buffer(static_cast<uint32_t>(ai));
+      const BufferOutput* r = ref->buffer(static_cast<uint32_t>(ai));
+      if (!g || !r) {
         result.status = EvalStatus::runtime_error;
-        result.message = g.guard_after
-                             ? "out-of-bounds write: " + std::to_string(g.guard_after) + " byte(s) past the end of " +
+        result.message = "no record of " + spec.name + " at " + sizes;
+        return result;
+      }
+      if (g->guard_before || g->guard_after) {
+        result.status = EvalStatus::runtime_error;
+        result.message = g->guard_after
+                             ? "out-of-bounds write: " + std::to_string(g->guard_after) + " byte(s) past the end of " +
                                    spec.name + " at " + sizes
-                             : "out-of-bounds write: " + std::to_string(g.guard_before) + " byte(s) before the start of " +
+                             : "out-of-bounds write: " + std::to_string(g->guard_before) + " byte(s) before the start of " +
                                    spec.name + " at " + sizes;
         return result;
       }
-      if (g.input_changed) {
+      if (g->input_changed) {
         result.status = EvalStatus::wrong_answer;
-        result.message = "modified its input " + spec.name + " (element " + std::to_string(g.input_changed - 1) +
+        result.message = "modified its input " + spec.name + " (element " + std::to_string(g->input_changed - 1) +
                          ") at " + sizes + "; inputs are const";
         return result;
       }
       if (spec.access == Access::in) continue;
-      const std::string& r = ref->args[ai].data;
+      const std::string& e = r->data;
       const size_t es = elem_size(spec.type);
-      if (g.data.size() != r.size()) {
+      if (g->data.size() != e.size()) {
         result.status = EvalStatus::runtime_error;
         result.message = "output " + spec.name + " has the wrong size at " + sizes;
         return result;
       }
       size_t bad = 0;
-      for (size_t k = 0; k + es <= r.size(); k += es) {
-        const double e = element_value(spec.type, r.data() + k), v = element_value(spec.type, g.data.data() + k);
-        if (within(v, e, task.tolerance)) continue;
+      for (size_t k = 0; k + es <= e.size(); k += es) {
+        if (element_ok(spec.type, g->data.data() + k, e.data() + k, task.tolerance)) continue;
+        std::string want = show(spec.type, element_value(spec.type, e.data() + k));
+        std::string have = show(spec.type, element_value(spec.type, g->data.data() + k));
+        if (want == have) want += show_bits(spec.type, e.data() + k), have += show_bits(spec.type, g->data.data() + k);
+        if (is_poison(spec.type, g->data.data() + k)) have += " (never written)";
         if (bad++ == 0 && first_summary.empty()) {
-          first_summary = spec.name + "[" + std::to_string(k / es) + "] expected " + show(spec.type, e) + " got " +
-                          show(spec.type, v) + " at " + sizes;
+          first_summary = spec.name + "[" + std::to_string(k / es) + "] expected " + want + " got " + have + " at " + sizes;
         }
-        note({ci, sizes, spec.name, static_cast<int64_t>(k / es), show(spec.type, e), show(spec.type, v)});
+        note({ci, sizes, spec.name, static_cast<int64_t>(k / es), want, have});
       }
       if (bad) {
         total_bad += bad;
         if (result.message.empty()) {
-          result.message = std::to_string(bad) + " of " + std::to_string(r.size() / es) + " elements of " + spec.name +
+          result.message = std::to_string(bad) + " of " + std::to_string(e.size() / es) + " elements of " + spec.name +
                            " wrong at " + sizes;
         }
       }
@@ -116,12 +165,12 @@ CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& ca
       char rb[8], gb[8];
       std::memcpy(rb, &ref->ret_bits, 8);
       std::memcpy(gb, &got->ret_bits, 8);
-      const double e = element_value(rt, rb), v = element_value(rt, gb);
-      if (!within(v, e, task.tolerance)) {
+      if (!element_ok(rt, gb, rb, task.tolerance)) {
         ++total_bad;
-        if (first_summary.empty()) first_summary = "return value expected " + show(rt, e) + " got " + show(rt, v) + " at " + sizes;
+        const std::string want = show(rt, element_value(rt, rb)), have = show(rt, element_value(rt, gb));
+        if (first_summary.empty()) first_summary = "return value expected " + want + " got " + have + " at " + sizes;
         if (result.message.empty()) result.message = "wrong return value at " + sizes;
-        note({ci, sizes, "return", -1, show(rt, e), show(rt, v)});
+        note({ci, sizes, "return", -1, want, have});
       }
     }
   }

@@ -1,5 +1,7 @@
-// Deciding correctness: the candidate's outputs against the reference's, case by case, under the task's
-// tolerance (|got - expected| <= atol + rtol * |expected|; non-finite values must match exactly).
+// Deciding correctness: the candidate's outputs against the reference's, call by call, as the board's
+// plugin read them when each call ended, under the task's tolerance: exact tasks compare bit for bit
+// (-0 is not +0, a NaN's payload counts); others |got - expected| <= atol + rtol * |expected|, with
+// non-finite values matching in kind, and an element still holding the harness's poison never correct.
 #pragma once
 
 #include <string>
@@ -7,20 +9,22 @@
 
 #include "evaluator/eval_result.h"
 #include "evaluator/harness_plan.h"
-#include "evaluator/harness_records.h"
+#include "evaluator/measurement_records.h"
 #include "evaluator/task.h"
 
 namespace eok::evaluator {
 
 struct CheckResult {
-  EvalStatus status = EvalStatus::ok;  // ok, wrong_answer, runtime_error (out-of-bounds write)
+  EvalStatus status = EvalStatus::ok;  // ok, wrong_answer, runtime_error (out-of-bounds write), rejected
   std::string message;
   std::vector<Mismatch> mismatches;    // the first few, in case order
+
+  std::string rule;                    // for rejected: the rule broken
 };
 
-// Both outputs must hold every case (the caller handles crashed or truncated runs first).
-CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& cases, const HarnessOutput& reference,
-                            const HarnessOutput& candidate, size_t max_mismatches = 8);
+// Both measurements must hold every call (the caller handles crashed or truncated runs first).
+CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& cases, const Measurement& reference,
+                            const Measurement& candidate, size_t max_mismatches = 8);
 
 // Value of one element as a double (fp16 decoded), for comparisons and evidence.
 double element_value(ElemType type, const char* bytes);

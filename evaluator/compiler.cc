@@ -1,15 +1,16 @@
 #include "evaluator/compiler.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <functional>
+#include <sstream>
 #include <thread>
 
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/common/hash.h"
-#include "src/common/subprocess.h"
 
 namespace eok::evaluator {
 
@@ -18,13 +19,14 @@ namespace fs = std::filesystem;
 namespace {
 
 constexpr size_t kDiagnosticsCap = 16 * 1024;
+const std::string kIn = std::string(sandbox::kWorkdir) + "/";
 
 ProcessLimits compiler_limits() {
   ProcessLimits l;
   l.wall_seconds = 60;  // a macro bomb must not stall the search
   l.address_space_bytes = 4ull << 30;
-  l.file_size_bytes = 256ull << 20;
-  l.isolate_network = false;
+  l.file_size_bytes = 64ull << 20;  // an object bloated past this is not a kernel (and must not fill the cache)
+  l.open_files = 256;
   return l;
 }
 
@@ -41,16 +43,134 @@ std::string cap(std::string s) {
   return s;
 }
 
+std::vector<std::string> base_flags(const CompileRequest& req) {
+  return {"--target=riscv64-linux-gnu", "-march=" + req.march, "-mabi=lp64d", "-std=gnu17", "-fdiagnostics-color=never",
+          "-ferror-limit=20", "-fno-common"};
+}
+
+// The files a make-style dependency line lists (clang -MD), escapes undone.
+std::vector<std::string> parse_deps(const std::string& text) {
+  std::vector<std::string> files;
+  const size_t colon = text.find(": ");
+  if (colon == std::string::npos) return files;
+  std::string cur;
+  for (size_t i = colon + 2; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\\' && i + 1 < text.size() && (text[i + 1] == '\n' || text[i + 1] == '\r')) {
+      ++i;
+    } else if (c == '\\' && i + 1 < text.size()) {
+      cur += text[++i];
+    } else if (c == ' ' || c == '\n' || c == '\t') {
+      if (!cur.empty()) files.push_back(std::move(cur)), cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  if (!cur.empty()) files.push_back(cur);
+  return files;
+}
+
+// Splits clang's stderr into the -H include tree (depth-1 entries) and the diagnostics.
+void split_include_tree(const std::string& err, std::vector<std::string>* depth1, std::string* diagnostics) {
+  std::istringstream in(err);
+  std::string line;
+  bool guards_note = false;
+  while (std::getline(in, line)) {
+    size_t dots = 0;
+    while (dots < line.size() && line[dots] == '.') ++dots;
+    if (dots > 0 && dots < line.size() && line[dots] == ' ') {
+      if (dots == 1) depth1->push_back(line.substr(2));
+      continue;
+    }
+    if (line.rfind("Multiple include guards may be useful for:", 0) == 0) {
+      guards_note = true;
+      continue;
+    }
+    if (guards_note && !line.empty() && line[0] == '/') continue;
+    guards_note = false;
+    *diagnostics += line + "\n";
+  }
+}
+
 }  // namespace
 
-ClangCompiler::ClangCompiler(Toolchain tools, fs::path cache_dir, fs::path scratch_dir)
-    : tools_(std::move(tools)), cache_dir_(std::move(cache_dir)), scratch_dir_(std::move(scratch_dir)) {}
+std::vector<fs::path> toolchain_system_paths(const Toolchain& tools) {
+  std::vector<fs::path> out;
+  std::error_code ec;
+  for (const fs::path& tool : {tools.clang, tools.objcopy}) {
+    const fs::path real = fs::canonical(tool, ec);
+    if (!ec) out.push_back(real.parent_path().parent_path());  // /usr/lib/llvm-22
+  }
+  out.push_back("/usr/riscv64-linux-gnu");  // the sysroot (libc6-dev-riscv64-cross)
+  out.push_back("/usr/lib/gcc-cross");      // crt files and libgcc (gcc-riscv64-linux-gnu)
+  return out;
+}
+
+ClangCompiler::ClangCompiler(Toolchain tools, const sandbox::Sandbox& sandbox, fs::path cache_dir, fs::path scratch_dir)
+    : tools_(std::move(tools)), sandbox_(sandbox), cache_dir_(std::move(cache_dir)), scratch_dir_(std::move(scratch_dir)) {}
+
+Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
+  TempDir tmp(scratch_dir_, "cpp-");
+  write_file_atomic(tmp.path() / req.file_name, req.source);
+  for (const auto& [name, text] : req.headers) write_file_atomic(tmp.path() / name, text);
+  sandbox::SandboxedRun run;
+  run.workdir = tmp.path();
+  run.argv = {fs::canonical(tools_.clang).string()};
+  for (auto& f : base_flags(req)) run.argv.push_back(f);
+  if (!req.prelude.empty()) {
+    write_file_atomic(tmp.path() / "task_prototype.h", req.prelude);
+    run.argv.insert(run.argv.end(), {"-include", kIn + "task_prototype.h"});
+  }
+  run.argv.insert(run.argv.end(), req.flags.begin(), req.flags.end());
+  run.argv.insert(run.argv.end(), {"-E", "-H", "-MD", "-MF", kIn + "deps.d", "-fminimize-whitespace", kIn + req.file_name,
+                                   "-o", kIn + "out.i"});
+  run.limits = compiler_limits();
+  ProcessResult pr = sandbox_.run(run);
+  if (!pr.started) throw ToolchainError("cannot run clang in the sandbox: " + pr.spawn_error);
+
+  Preprocessed p;
+  std::string diag;
+  split_include_tree(pr.err, &p.direct_headers, &diag);
+  // The prelude is eok's, not the source's.
+  std::erase(p.direct_headers, kIn + "task_prototype.h");
+  replace_all(diag, kIn + req.file_name, req.file_name);
+  replace_all(diag, kIn + "task_prototype.h", "<task prototype>");
+  if (pr.timed_out) diag += "\npreprocessor " + pr.describe();
+  p.ok = pr.ok() && fs::exists(tmp.path() / "out.i");
+  if (p.ok && !fs::exists(tmp.path() / "deps.d")) {
+    // Without the list of files read, what the source pulled in cannot be checked.
+    p.ok = false;
+    diag += "error: the preprocessor did not list the files it read (an #embed of a file that is not there?)\n";
+  }
+  p.diagnostics = cap(diag);
+  if (!p.ok) return p;
+  p.text = read_file(tmp.path() / "out.i");
+  p.files_read = parse_deps(read_file(tmp.path() / "deps.d"));
+
+  // Once more without line markers: clang normalises the layout itself, so the identity of a kernel
+  // needs no lexer of eok's.
+  for (auto& a : run.argv) {
+    if (a == "-H") a = "-P";
+  }
+  std::erase_if(run.argv, [](const std::string& a) { return a == "-MD" || a == "-MF" || a == kIn + "deps.d"; });
+  run.argv.back() = kIn + "normalized.i";
+  ProcessResult pn = sandbox_.run(run);
+  if (!pn.ok() || !fs::exists(tmp.path() / "normalized.i")) {
+    p.ok = false;
+    p.diagnostics += "the preprocessor failed on its second pass (" + pn.describe() + ")\n";
+    return p;
+  }
+  p.normalized = read_file(tmp.path() / "normalized.i");
+  return p;
+}
 
 CompileResult ClangCompiler::compile(const CompileRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   Hasher h;
   h.add(tools_.clang_version).add(req.march).add(req.opt).add(req.prelude).add(req.keep_global).add(req.file_name);
+  h.add(req.preprocessed ? "preprocessed" : "source");
   for (const auto& f : req.flags) h.add(f);
+  for (const auto& [name, text] : req.headers) h.add(name).add(text);
   h.add(req.source);
   const std::string key = h.hex();
   const fs::path object = cache_dir_ / key.substr(0, 2) / (key + ".o");
@@ -66,42 +186,43 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   }
 
   TempDir tmp(scratch_dir_, "cc-");
-  const fs::path src = tmp.path() / req.file_name;
-  const fs::path prelude = tmp.path() / "task_prototype.h";
-  const fs::path out = tmp.path() / "kernel.o";
-  write_file_atomic(src, req.source);
-  std::vector<std::string> argv = {tools_.clang.string(), "--target=riscv64-linux-gnu", "-march=" + req.march,
-                                   "-mabi=lp64d", req.opt, "-std=gnu17", "-fdiagnostics-color=never",
-                                   "-ferror-limit=20", "-fno-common"};
-  if (!req.prelude.empty()) {
-    write_file_atomic(prelude, req.prelude);
-    argv.insert(argv.end(), {"-include", prelude.string()});
+  const std::string src_name = req.preprocessed ? "kernel.i" : req.file_name;
+  write_file_atomic(tmp.path() / src_name, req.source);
+  for (const auto& [name, text] : req.headers) write_file_atomic(tmp.path() / name, text);
+  sandbox::SandboxedRun run;
+  run.workdir = tmp.path();
+  run.limits = compiler_limits();
+  run.argv = {fs::canonical(tools_.clang).string()};
+  for (auto& f : base_flags(req)) run.argv.push_back(f);
+  run.argv.push_back(req.opt);
+  if (!req.prelude.empty() && !req.preprocessed) {
+    write_file_atomic(tmp.path() / "task_prototype.h", req.prelude);
+    run.argv.insert(run.argv.end(), {"-include", kIn + "task_prototype.h"});
   }
-  argv.insert(argv.end(), req.flags.begin(), req.flags.end());
-  argv.insert(argv.end(), {"-c", src.string(), "-o", out.string()});
-
-  ProcessSpec spec;
-  spec.argv = argv;
-  spec.cwd = tmp.path();
-  spec.limits = compiler_limits();
-  ProcessResult pr = run_process(spec);
-  if (!pr.started) throw ToolchainError("cannot run " + tools_.clang.string() + ": " + pr.spawn_error + " (apt-get install clang-22)");
+  run.argv.insert(run.argv.end(), req.flags.begin(), req.flags.end());
+  if (req.preprocessed) run.argv.insert(run.argv.end(), {"-x", "cpp-output"});
+  run.argv.insert(run.argv.end(), {"-c", kIn + src_name, "-o", kIn + "kernel.o"});
+  ProcessResult pr = sandbox_.run(run);
+  if (!pr.started) throw ToolchainError("cannot run clang in the sandbox: " + pr.spawn_error + " (apt-get install clang-22)");
 
   std::string diag = pr.err + pr.out;
-  replace_all(diag, src.string(), req.file_name);
-  replace_all(diag, prelude.string(), "<task prototype>");
-  replace_all(diag, tmp.path().string() + "/", "");
-  if (pr.timed_out) diag += "\ncompiler " + pr.describe();
-  else if (pr.term_signal) diag += "\ncompiler " + pr.describe() + " (out of memory?)";
+  replace_all(diag, kIn + src_name, req.file_name);
+  replace_all(diag, kIn + "task_prototype.h", "<task prototype>");
+  replace_all(diag, kIn, "");
+  // A compiler that died says so first: its crash report is not the kernel's error.
+  if (pr.timed_out) diag = "error: the compiler " + pr.describe() + "\n" + diag;
+  else if (pr.term_signal == SIGXFSZ) diag = "error: the compiler was stopped: the object outgrew the 64 MiB limit\n" + diag;
+  else if (pr.term_signal) diag = "error: the compiler " + pr.describe() + " (out of memory?)\n" + diag;
   result.diagnostics = cap(diag);
-  result.ok = pr.ok() && fs::exists(out);
+  result.ok = pr.ok() && fs::exists(tmp.path() / "kernel.o");
 
   if (result.ok && !req.keep_global.empty()) {
-    ProcessSpec oc;
-    oc.argv = {tools_.objcopy.string(), "--keep-global-symbol=" + req.keep_global, out.string()};
+    sandbox::SandboxedRun oc;
+    oc.workdir = tmp.path();
     oc.limits = compiler_limits();
-    ProcessResult r = run_process(oc);
-    if (!r.ok()) throw ToolchainError(tools_.objcopy.string() + " failed (" + r.describe() + "): " + r.err);
+    oc.argv = {fs::canonical(tools_.objcopy).string(), "--keep-global-symbol=" + req.keep_global, kIn + "kernel.o"};
+    ProcessResult r = sandbox_.run(oc);
+    if (!r.ok()) throw ToolchainError(tools_.objcopy.string() + " failed in the sandbox (" + r.describe() + "): " + r.err + r.spawn_error);
   }
   if (result.ok) {
     fs::create_directories(object.parent_path());
@@ -109,7 +230,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
     fs::path staged = object;
     staged += ".tmp." + std::to_string(::getpid()) + "." +
               std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-    fs::copy_file(out, staged, fs::copy_options::overwrite_existing);
+    fs::copy_file(tmp.path() / "kernel.o", staged, fs::copy_options::overwrite_existing);
     fs::rename(staged, object);
     result.object = object;
   }
@@ -117,20 +238,34 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   return result;
 }
 
-std::string ClangCompiler::link(const std::vector<fs::path>& objects, const fs::path& out) {
-  std::vector<std::string> argv = {tools_.clang.string(), "--target=riscv64-linux-gnu", "-march=rv64gc", "-static",
-                                   "-fuse-ld=lld", "-Wl,--no-warn-mismatch"};
-  for (const auto& o : objects) argv.push_back(o.string());
-  argv.insert(argv.end(), {"-lm", "-o", out.string()});
-  ProcessSpec spec;
-  spec.argv = argv;
-  spec.limits = compiler_limits();
-  ProcessResult pr = run_process(spec);
-  if (!pr.started) throw ToolchainError("cannot run " + tools_.clang.string() + ": " + pr.spawn_error);
-  if (pr.ok() && fs::exists(out)) return "";
-  std::string diag = pr.err + pr.out;
-  if (diag.empty()) diag = "linker " + pr.describe();
-  return cap(diag);
+LinkResult ClangCompiler::link(const LinkRequest& req) {
+  const fs::path dir = req.out.parent_path();
+  const std::string exe = req.out.filename().string();
+  sandbox::SandboxedRun run;
+  run.workdir = dir;
+  run.limits = compiler_limits();
+  run.argv = {fs::canonical(tools_.clang).string(), "--target=riscv64-linux-gnu", "-march=rv64gc", "-static", "-fuse-ld=lld",
+              // Executable pages hold nothing but code (no page shared with read-only data).
+              "-Wl,--no-warn-mismatch", "-Wl,-z,separate-code", "-Wl,-z,noexecstack"};
+  if (!req.script.empty()) {
+    write_file_atomic(dir / (exe + ".ld"), req.script);
+    run.argv.push_back("-Wl,-T," + kIn + exe + ".ld");
+  }
+  for (const auto& [object, name] : req.objects) {
+    run.binds.push_back({object, "/objs/" + name, false});
+    run.argv.push_back("/objs/" + name);
+  }
+  run.argv.insert(run.argv.end(), {"-lm", "-o", kIn + exe});
+  ProcessResult pr = sandbox_.run(run);
+  if (!pr.started) throw ToolchainError("cannot run the linker in the sandbox: " + pr.spawn_error);
+  LinkResult r;
+  r.ok = pr.ok() && fs::exists(req.out);
+  if (!r.ok) {
+    std::string diag = pr.err + pr.out;
+    replace_all(diag, kIn, "");
+    r.diagnostics = cap(diag.empty() ? "linker " + pr.describe() : diag);
+  }
+  return r;
 }
 
 }  // namespace eok::evaluator

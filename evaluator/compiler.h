@@ -1,22 +1,39 @@
-// Compiling C sources for the board: candidates, references, the harness and the per-task glue.
+// Compiling C sources for the board: candidates, references, the harness and the per-task glue. Every
+// step (preprocess, compile, llvm-objcopy, link) runs inside the evaluation sandbox (sandbox/sandbox.h).
 #pragma once
 
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "evaluator/sandbox/sandbox.h"
 #include "evaluator/toolchain.h"
 
 namespace eok::evaluator {
 
 struct CompileRequest {
-  std::string source;               // C source text
+  std::string source;               // C source text, or clang -E output when preprocessed is set
   std::string march;                // -march
   std::string opt = "-O3";
   std::string prelude;              // text force-included before the source (the task's prototype)
   std::string keep_global;          // if set: every other global symbol is made local after compiling
   std::vector<std::string> flags;   // extra flags
   std::string file_name = "kernel.c";  // how diagnostics name the source
+  bool preprocessed = false;        // source is the output of preprocess() (the prelude is already in it)
+  // Headers placed next to the source (name, text), found by its #include "name" (trusted sources only).
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+// What clang's preprocessor made of a source: the one reading of its text that eok trusts (no lexer of our
+// own). The text keeps clang's line markers so that checks can tell the source's own lines from headers'.
+struct Preprocessed {
+  bool ok = false;
+  std::string text;                      // clang -E -fminimize-whitespace output, with line markers
+  std::string normalized;                // the same with -P: tokens only, layout normalised by clang
+  std::vector<std::string> direct_headers;  // files the source itself includes (depth 1 of clang -H), the prelude aside
+  std::vector<std::string> files_read;   // every file the preprocessor read (headers, #embed resources)
+  std::string diagnostics;
 };
 
 struct CompileResult {
@@ -27,29 +44,48 @@ struct CompileResult {
   double seconds = 0;
 };
 
-// Contract: compile() turns one C translation unit into a riscv64 object file. Diagnostics of a failed
-// compile are a result, not an exception; only a broken toolchain throws (ToolchainError).
+struct LinkRequest {
+  std::vector<std::pair<std::filesystem::path, std::string>> objects;  // (object file, its file name in the link)
+  std::filesystem::path out;        // the executable
+  std::string script;               // linker script commands added to the default layout (INSERT), or empty
+};
+
+struct LinkResult {
+  bool ok = false;
+  std::string diagnostics;          // linker messages when it failed
+};
+
+// Contract: preprocess() and compile() turn one C translation unit into clang -E text or a riscv64 object
+// file; link() makes a static riscv64 executable. A failed compile or link is a result, not an exception;
+// only a broken toolchain or sandbox throws (ToolchainError).
 class Compiler {
  public:
   virtual ~Compiler() = default;
+  virtual Preprocessed preprocess(const CompileRequest& req) = 0;
   virtual CompileResult compile(const CompileRequest& req) = 0;
-  // Links objects into a static riscv64 executable; returns diagnostics, empty on success.
-  virtual std::string link(const std::vector<std::filesystem::path>& objects, const std::filesystem::path& out) = 0;
+  virtual LinkResult link(const LinkRequest& req) = 0;
   virtual std::string version() const = 0;
 };
 
-// clang-22 with lld; objects cached under `cache_dir` by a hash of compiler version, flags and source, so
-// the same kernel is never compiled twice.
+// clang-22 with lld, inside the sandbox; objects cached under `cache_dir` by a hash of compiler version,
+// flags and source, so the same kernel is never compiled twice.
 class ClangCompiler : public Compiler {
  public:
-  ClangCompiler(Toolchain tools, std::filesystem::path cache_dir, std::filesystem::path scratch_dir);
+  ClangCompiler(Toolchain tools, const sandbox::Sandbox& sandbox, std::filesystem::path cache_dir,
+                std::filesystem::path scratch_dir);
+  Preprocessed preprocess(const CompileRequest& req) override;
   CompileResult compile(const CompileRequest& req) override;
-  std::string link(const std::vector<std::filesystem::path>& objects, const std::filesystem::path& out) override;
+  LinkResult link(const LinkRequest& req) override;
   std::string version() const override { return tools_.clang_version; }
 
  private:
   Toolchain tools_;
+  const sandbox::Sandbox& sandbox_;
   std::filesystem::path cache_dir_, scratch_dir_;
 };
+
+// The system directories clang, lld and llvm-objcopy need inside the sandbox (their installation, the
+// riscv64 sysroot and GCC cross files).
+std::vector<std::filesystem::path> toolchain_system_paths(const Toolchain& tools);
 
 }  // namespace eok::evaluator

@@ -31,12 +31,20 @@ std::string c_string(std::string_view table, uint32_t offset) {
 
 }  // namespace
 
-ElfObject::ElfObject(std::string_view bytes) {
+ElfObject::ElfObject(std::string_view bytes, uint16_t expected_type) {
   const auto eh = read_at<Elf64_Ehdr>(bytes, 0);
   if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) throw Error("not an ELF file");
   if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) throw Error("not a 64-bit little-endian ELF");
   if (eh.e_machine != EM_RISCV) throw Error("not a RISC-V object");
-  if (eh.e_type != ET_REL) throw Error("not a relocatable object");
+  if (eh.e_type != expected_type) throw Error(expected_type == ET_REL ? "not a relocatable object" : "not an executable");
+  entry_ = eh.e_entry;
+  if (eh.e_phnum > 0) {
+    if (eh.e_phentsize != sizeof(Elf64_Phdr)) throw Error("unexpected program header size");
+    for (uint16_t i = 0; i < eh.e_phnum; ++i) {
+      const auto ph = read_at<Elf64_Phdr>(bytes, eh.e_phoff + uint64_t{i} * sizeof(Elf64_Phdr));
+      segments_.push_back({ph.p_type, ph.p_flags, ph.p_offset, ph.p_vaddr, ph.p_filesz, ph.p_memsz, ph.p_align});
+    }
+  }
   if (eh.e_shentsize != sizeof(Elf64_Shdr)) throw Error("unexpected section header size");
 
   std::vector<Elf64_Shdr> headers;
@@ -51,6 +59,7 @@ ElfObject::ElfObject(std::string_view bytes) {
     s.type = h.sh_type;
     s.flags = h.sh_flags;
     s.size = h.sh_size;
+    s.addr = h.sh_addr;
     if (h.sh_type != SHT_NOBITS && h.sh_type != SHT_NULL) s.data = slice(bytes, h.sh_offset, h.sh_size);
     sections_.push_back(std::move(s));
   }

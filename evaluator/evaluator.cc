@@ -11,6 +11,8 @@
 #include "evaluator/checker.h"
 #include "evaluator/harness_plan.h"
 #include "evaluator/harness_records.h"
+#include "evaluator/image_check.h"
+#include "evaluator/measurement_records.h"
 #include "evaluator/static_check.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
@@ -26,6 +28,10 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+// Below this share of the roofline bound a result is not believed (the bound is exact only as far as a
+// task's declared flops and bytes are; every baseline sits at or above 1.0).
+constexpr double kRooflineMargin = 0.8;
 
 // ker0 is measured with a fixed seed: its cycles are a property of the task, not of one evaluation.
 constexpr uint64_t kBaselineSeed = 0x6b657230;  // "ker0"
@@ -57,7 +63,9 @@ std::string case_label(const std::vector<PlannedCase>& cases, int index) {
 
 std::string describe_fault(const FaultRecord& f, const Task& task, const std::vector<PlannedCase>& cases) {
   std::string where = "no buffer nearby";
-  if (f.arg_index >= 0 && static_cast<size_t>(f.arg_index) < task.args.size()) {
+  constexpr int64_t kNearby = 1 << 20;  // further than this from every buffer, the nearest one means nothing
+  const bool near = f.offset >= -kNearby && f.offset <= static_cast<int64_t>(f.buf_bytes) + kNearby;
+  if (near && f.arg_index >= 0 && static_cast<size_t>(f.arg_index) < task.args.size()) {
     const std::string& name = task.args[static_cast<size_t>(f.arg_index)].name;
     if (f.offset < 0) where = std::to_string(-f.offset) + " bytes before the start of " + name;
     else if (static_cast<uint64_t>(f.offset) >= f.buf_bytes)
@@ -68,20 +76,37 @@ std::string describe_fault(const FaultRecord& f, const Task& task, const std::ve
   return signal_name(f.signo) + " at address " + hex(f.address) + ", " + where + ", in " + case_label(cases, f.case_index);
 }
 
-// What went wrong with a candidate run, judged from the process and its records (nullopt: it ran fine).
-std::optional<std::pair<EvalStatus, std::string>> judge_run(const RunOutcome& run, const HarnessOutput& out,
-                                                            const Task& task, const std::vector<PlannedCase>& cases,
-                                                            std::string* rule) {
+using Verdict = std::optional<std::pair<EvalStatus, std::string>>;
+
+// What went wrong with a candidate run, judged from the process, the plugin's measurement and the
+// harness's fault record (nullopt: every call ran and returned). Anything the kernel can cause is a kernel
+// status; only an observer that never started is eok's problem.
+Verdict judge_run(const RunOutcome& run, const Measurement& m, const HarnessOutput& harness, const Task& task,
+                  const std::vector<PlannedCase>& cases, std::string* rule) {
   const ProcessResult& p = run.process;
   if (!p.started) return std::make_pair(EvalStatus::infra_error, "could not start the board's runner: " + p.spawn_error);
+  if (!m.hello) {
+    return std::make_pair(EvalStatus::infra_error, "the board's plugin did not start (" + p.describe() + "): " +
+                                                        p.err.substr(0, p.err.find('\n')));
+  }
+  if (!m.sandboxed || !m.guest_memory_ok) {
+    return std::make_pair(EvalStatus::infra_error, std::string("the board's plugin could not ") +
+                                                        (!m.sandboxed ? "install its seccomp filter" : "read guest memory") +
+                                                        "; eok doctor explains");
+  }
+  const int current = static_cast<int>(m.begins.size()) - 1;  // the call that began last
+  if (m.violation) {
+    *rule = m.violation->rule;
+    return std::make_pair(EvalStatus::rejected, m.violation->rule + ": " + m.violation->detail);
+  }
   if (p.timed_out || p.term_signal == SIGXCPU) {
-    return std::make_pair(EvalStatus::timeout, "did not finish: " + p.describe() + " while running " +
-                                                   case_label(cases, out.last_started));
+    return std::make_pair(EvalStatus::timeout, "did not finish: " + p.describe() + " while running " + case_label(cases, current));
   }
   if (p.term_signal == SIGSYS) {
     *rule = "forbidden-syscall";
-    return std::make_pair(EvalStatus::rejected, "made a system call the sandbox forbids (files, processes or network) in " +
-                                                    case_label(cases, out.last_started));
+    return std::make_pair(EvalStatus::rejected, "forbidden-syscall: the emulator was stopped by its seccomp filter in " +
+                                                    case_label(cases, current) +
+                                                    ": the kernel made it do something no kernel needs (files, processes, network)");
   }
   if (p.err.find("decode_save_opc") != std::string::npos) {
     // QEMU 7.2 aborts on the static round-toward-zero vector conversions: a limit of the virtual board
@@ -93,24 +118,27 @@ std::optional<std::pair<EvalStatus, std::string>> judge_run(const RunOutcome& ru
                           "__riscv_vfcvt_rtz_* intrinsics and for (int) casts in vectorised loops: convert with "
                           "__riscv_vfcvt_x_f_v (round to nearest) and correct the result, or keep such casts out of "
                           "vectorised loops (#pragma clang loop vectorize(disable)). Seen in " +
-                              case_label(cases, out.last_started));
+                              case_label(cases, current));
   }
-  if (out.fault) return std::make_pair(EvalStatus::runtime_error, describe_fault(*out.fault, task, cases));
+  if (harness.fault) return std::make_pair(EvalStatus::runtime_error, describe_fault(*harness.fault, task, cases));
   if (p.term_signal == SIGXFSZ) return std::make_pair(EvalStatus::runtime_error, "wrote more output than allowed");
   if (p.term_signal != 0) {
-    return std::make_pair(EvalStatus::runtime_error, p.describe() + " in " + case_label(cases, out.last_started));
+    return std::make_pair(EvalStatus::runtime_error, p.describe() + " in " + case_label(cases, current));
   }
-  if (p.exit_code == 5) return std::make_pair(EvalStatus::runtime_error, "out of memory in " + case_label(cases, out.last_started));
+  if (p.exit_code == 5) return std::make_pair(EvalStatus::runtime_error, "out of memory in " + case_label(cases, current));
+  if (m.calls.size() < cases.size()) {
+    const bool inside = m.begins.size() > m.calls.size();
+    return std::make_pair(EvalStatus::runtime_error,
+                          std::string("the program ") + (p.exit_code == 0 ? "exited" : "ended with " + p.describe()) +
+                              (inside ? " inside the kernel call of " + case_label(cases, current)
+                                      : " before " + case_label(cases, static_cast<int>(m.calls.size()))));
+  }
   if (p.exit_code != 0) {
-    std::string why = p.err.substr(0, p.err.find('\n'));
-    return std::make_pair(EvalStatus::runtime_error,
-                          "the program " + p.describe() + (why.empty() ? "" : ": " + why) + " in " + case_label(cases, out.last_started));
+    const std::string why = p.err.substr(0, p.err.find('\n'));
+    return std::make_pair(EvalStatus::runtime_error, "the program " + p.describe() + (why.empty() ? "" : ": " + why) +
+                                                         " after its last call (the kernel damaged the harness?)");
   }
-  if (!out.error.empty() || !out.done) {
-    return std::make_pair(EvalStatus::runtime_error,
-                          "the program's results are incomplete (" + (out.error.empty() ? std::string("no end record") : out.error) +
-                              "): it corrupted the harness?");
-  }
+  if (!m.error.empty()) return std::make_pair(EvalStatus::runtime_error, "the run's measurement is incomplete: " + m.error);
   return std::nullopt;
 }
 
@@ -127,9 +155,8 @@ fs::path BoardEvaluator::support_object(const Task& task, const std::string& whi
   if (which == "harness") {
     req.source = read_file(target / "harness.c");
     req.march = "rv64gc";
-    // The headers it includes are part of what the object depends on.
-    req.flags = {"-I" + target.string(),
-                 "-DEOK_HEADERS=" + content_hash(read_file(target / "eok_markers.h") + read_file(target / "harness_protocol.h"))};
+    // The sandbox sees only the compile's own directory: the headers go next to the source.
+    for (const char* h : {"eok_markers.h", "harness_protocol.h"}) req.headers.emplace_back(h, read_file(target / h));
   } else if (which == "glue") {
     req.source = generate_glue(task);
     req.march = effective_march(cfg_.board, task.march);
@@ -148,6 +175,52 @@ fs::path BoardEvaluator::support_object(const Task& task, const std::string& whi
   return r.object;
 }
 
+CompileRequest BoardEvaluator::kernel_request(const Task& task, const std::string& source) const {
+  CompileRequest req;
+  req.source = source;
+  req.march = effective_march(cfg_.board, task.march);
+  req.opt = "-O3";
+  req.prelude = prototype_header(task);
+  req.keep_global = task.entry;
+  req.file_name = "kernel.c";
+  return req;
+}
+
+std::string BoardEvaluator::identity(const Task& task, const std::string& source) {
+  if (check_source(source)) return content_hash(source);
+  Preprocessed pp = compiler_.preprocess(kernel_request(task, source));
+  return pp.ok ? kernel_identity(pp) : content_hash(source);
+}
+
+namespace {
+
+// A program linked and checked, ready for the board: the executable and what the plugin must watch.
+struct Linked {
+  std::string error;                 // the linker's complaint (compile_error)
+  std::optional<Violation> violation;  // an image rule broken (rejected)
+  std::string infra;                 // eok could not analyse its own link
+  std::string watch;
+};
+
+Linked link_and_check(Compiler& compiler, const std::vector<std::pair<fs::path, std::string>>& objects,
+                      const fs::path& exe, bool with_candidate, const std::vector<PlannedCase>& cases) {
+  Linked l;
+  LinkResult lr = compiler.link({objects, exe, with_candidate ? kCandidateLinkScript : ""});
+  if (!lr.ok) {
+    l.error = lr.diagnostics;
+    return l;
+  }
+  ImageVerdict iv = check_image(read_file(exe), with_candidate);
+  l.violation = iv.violation;
+  l.infra = iv.infra;
+  if (!l.violation && l.infra.empty()) {
+    l.watch = render_watch(cases, iv.facts.begin_marker, iv.facts.end_marker, iv.facts.candidate_code);
+  }
+  return l;
+}
+
+}  // namespace
+
 EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source, uint64_t seed) {
   const auto start = Clock::now();
   EvalResult res;
@@ -161,22 +234,36 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
     res.timings.total = since(start);
     return res;
   };
+  auto reject = [&](const Violation& v) {
+    res.rule = v.rule;
+    return finish(EvalStatus::rejected, v.rule + ": " + v.detail);
+  };
 
-  if (auto v = check_source(source)) {
-    res.rule = v->rule;
-    return finish(EvalStatus::rejected, v->rule + ": " + v->detail);
+  if (auto v = check_source(source)) return reject(*v);
+  // clang's preprocessor is the one reader of the source: identity and source rules come from its output,
+  // and what it produced is what gets compiled.
+  auto t = Clock::now();
+  CompileRequest req = kernel_request(task, source);
+  Preprocessed pp = compiler_.preprocess(req);
+  if (!pp.ok) {
+    res.compiler_output = pp.diagnostics;
+    res.timings.compile = since(t);
+    return finish(EvalStatus::compile_error, "does not compile: " + first_error_line(pp.diagnostics));
   }
-  const std::string march = effective_march(cfg_.board, task.march);
-  CompileResult cc = compiler_.compile({source, march, "-O3", prototype_header(task), task.entry, {}});
-  res.timings.compile = cc.cached ? 0 : cc.seconds;
+  res.kernel_hash = kernel_identity(pp);
+  if (auto v = check_preprocessed(pp, std::string(sandbox::kWorkdir) + "/" + req.file_name)) return reject(*v);
+  req.source = pp.text;
+  req.preprocessed = true;
+  CompileResult cc = compiler_.compile(req);
+  res.timings.compile = cc.cached ? 0 : since(t);
   res.compiler_output = cc.diagnostics;
   if (!cc.ok) return finish(EvalStatus::compile_error, "does not compile: " + first_error_line(cc.diagnostics));
 
-  const std::string object = read_file(cc.object);
-  ObjectVerdict ov = check_object(object, task.entry);
+  ObjectVerdict ov = check_object(read_file(cc.object), task.entry);
   if (ov.violation) {
-    res.rule = ov.violation->rule;
-    return finish(EvalStatus::rejected, ov.violation->rule + ": " + ov.violation->detail);
+    std::error_code ec;
+    fs::remove(cc.object, ec);  // a rejected kernel is never evaluated again: its object need not stay
+    return reject(*ov.violation);
   }
   if (!ov.entry_defined) {
     return finish(EvalStatus::compile_error, "does not define the entry function " + task.entry + "; the task expects `" +
@@ -195,72 +282,75 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   const auto cases = plan_cases(task, seed);
   const std::string plan = render_plan(task, cases);
 
-  // The reference runs beside the candidate, in its own directory.
+  // The reference runs beside the candidate, in a sandbox of its own.
   auto ref_future = std::async(std::launch::async, [&] {
-    const auto t = Clock::now();
+    const auto t0 = Clock::now();
     const fs::path dir = tmp.path() / "ref";
     fs::create_directories(dir);
-    std::string link_error = compiler_.link({harness, glue, ref}, dir / "ref");
+    Linked l = link_and_check(compiler_, {{harness, "harness.o"}, {glue, "glue.o"}, {ref, "ref.o"}}, dir / "ref", false, cases);
     RunOutcome out;
-    if (link_error.empty()) out = runner_.run({dir / "ref", plan, dir, false});
-    else out.process.spawn_error = "linking the reference failed: " + link_error;
-    return std::make_pair(std::move(out), since(t));
+    if (l.error.empty() && l.infra.empty() && !l.violation) out = runner_.run({dir / "ref", plan, l.watch, dir, false});
+    else out.process.spawn_error = "linking the reference failed: " + l.error + l.infra;
+    return std::make_pair(std::move(out), since(t0));
   });
 
   const fs::path dir = tmp.path() / "cand";
   fs::create_directories(dir);
-  auto t = Clock::now();
-  std::string link_error = compiler_.link({harness, glue, cc.object}, dir / "cand");
+  t = Clock::now();
+  Linked linked = link_and_check(compiler_, {{harness, "harness.o"}, {glue, "glue.o"}, {cc.object, "candidate.o"}},
+                                 dir / "cand", true, cases);
   res.timings.link = since(t);
   RunOutcome cand;
-  if (link_error.empty()) {
+  const bool runnable = linked.error.empty() && linked.infra.empty() && !linked.violation;
+  if (runnable) {
     t = Clock::now();
-    cand = runner_.run({dir / "cand", plan, dir, true, run_timeout(task)});
+    cand = runner_.run({dir / "cand", plan, linked.watch, dir, true, run_timeout(task)});
     res.timings.run = since(t);
   }
   auto [ref_run, ref_seconds] = ref_future.get();
   res.timings.reference = ref_seconds;
-  if (!link_error.empty()) {
-    res.compiler_output += link_error;
-    return finish(EvalStatus::compile_error, "does not link: " + first_error_line(link_error));
+  if (!linked.error.empty()) {
+    res.compiler_output += linked.error;
+    return finish(EvalStatus::compile_error, "does not link: " + first_error_line(linked.error));
   }
+  if (linked.violation) return reject(*linked.violation);
+  if (!linked.infra.empty()) return finish(EvalStatus::infra_error, linked.infra + ": this is eok's problem, not the kernel's");
   res.run_log = cand.process.err.substr(0, 4096);
   res.network_isolated = cand.process.network_isolated;
 
-  const HarnessOutput ref_out = parse_harness_output(ref_run.output);
-  if (!ref_run.process.ok() || !ref_out.done) {
+  const Measurement ref_m = parse_measurement(ref_run.measurement);
+  if (!ref_run.process.ok() || ref_m.calls.size() != cases.size() || ref_m.violation) {
     return finish(EvalStatus::infra_error, "the reference of " + task.id + " failed (" + ref_run.process.describe() + " " +
                                                ref_run.process.spawn_error + ref_run.process.err.substr(0, 300) +
+                                               (ref_m.violation ? ref_m.violation->rule + ": " + ref_m.violation->detail : "") +
                                                "): this is eok's problem, not the kernel's");
   }
-  const HarnessOutput cand_out = parse_harness_output(cand.output);
-  if (auto bad = judge_run(cand, cand_out, task, cases, &res.rule)) return finish(bad->first, bad->second);
+  const Measurement cand_m = parse_measurement(cand.measurement);
+  res.sandboxed = cand_m.sandboxed;
+  if (auto bad = judge_run(cand, cand_m, parse_harness_output(cand.harness), task, cases, &res.rule)) {
+    return finish(bad->first, bad->second);
+  }
 
-  CheckResult check = compare_outputs(task, cases, ref_out, cand_out);
+  CheckResult check = compare_outputs(task, cases, ref_m, cand_m);
   res.mismatches = check.mismatches;
+  if (!check.rule.empty()) res.rule = check.rule;
   if (check.status != EvalStatus::ok) return finish(check.status, check.message);
 
-  if (!cand.profile || !cand.profile->complete) {
-    if (cand.profile && (cand.profile->region_begins != 1 || cand.profile->region_ends != 1) &&
-        cand.profile->region_begins + cand.profile->region_ends > 0) {
-      res.rule = "measurement-markers";
-      return finish(EvalStatus::rejected, "measurement-markers: the kernel ran the harness's measurement markers");
-    }
-    return finish(EvalStatus::infra_error, "the board's measurement plugin wrote no complete profile");
+  if (!cand_m.profile || !cand_m.profile->complete) {
+    return finish(EvalStatus::infra_error, "the board's plugin wrote no profile of the timed call: this is eok's problem");
   }
-  if (cand.profile->region_begins != 1 || cand.profile->region_ends != 1) {
-    res.rule = "measurement-markers";
-    return finish(EvalStatus::rejected, "measurement-markers: the timed region began " +
-                                            std::to_string(cand.profile->region_begins) + " and ended " +
-                                            std::to_string(cand.profile->region_ends) + " times");
-  }
-  res.sandboxed = cand.profile->sandboxed;
-  if (!res.sandboxed) log::warn("the seccomp sandbox was not active for this run (eok doctor explains)");
-
   t = Clock::now();
-  res.cost = model_.estimate(*cand.profile);
+  res.cost = model_.estimate(*cand_m.profile);
   res.timings.model = since(t);
   res.cycles = res.cost->cycles;
+  if (const double roof = cfg_.roofline_cycles ? cfg_.roofline_cycles(task) : 0; roof > 0 && *res.cycles < kRooflineMargin * roof) {
+    res.rule = "beyond-roofline";
+    return finish(EvalStatus::rejected, "beyond-roofline: modeled " + std::to_string(static_cast<long long>(*res.cycles)) +
+                                            " cycles, far below the task's roofline bound of " +
+                                            std::to_string(static_cast<long long>(roof)) +
+                                            " cycles: no kernel can be this fast on this board; flagged for review (a hole in "
+                                            "the evaluator, or a task.toml that overstates its work)");
+  }
   return finish(EvalStatus::ok, "correct on " + std::to_string(cases.size()) + " cases; " +
                                     std::to_string(static_cast<long long>(res.cost->cycles)) + " modeled cycles (" +
                                     res.cost->bound + "-bound)");
@@ -275,6 +365,7 @@ fs::path BoardEvaluator::baseline_file(const Task& task) const {
                               .add(read_file(task.ref_path()))
                               .add(read_file(target / "harness.c"))
                               .add(read_file(target / "harness_protocol.h"))
+                              .add(read_file(target / "eok_markers.h"))
                               .hex();
   return cfg_.baseline_cache / (task.id + "-" + key + ".json");
 }

@@ -1,8 +1,10 @@
-// The Evaluator seam: compile -> static checks -> link with the harness -> run on the board next to the
-// reference -> compare -> measure. This is the one place that decides a candidate's EvalStatus.
+// The Evaluator seam: preprocess -> static checks -> compile -> object checks -> link with the harness ->
+// image checks -> run on the board next to the reference -> compare -> measure. This is the one place that
+// decides a candidate's EvalStatus. Every step of the candidate's runs inside the evaluation sandbox.
 #pragma once
 
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 
@@ -22,6 +24,9 @@ class Evaluator {
  public:
   virtual ~Evaluator() = default;
   virtual EvalResult evaluate(const Task& task, const std::string& source, uint64_t seed) = 0;
+  // The kernel's identity (EvalResult::kernel_hash): equal for sources that differ only in comments and
+  // layout, different for any two programs clang would compile differently. Never throws for a bad source.
+  virtual std::string identity(const Task& task, const std::string& source) = 0;
 };
 
 struct BoardEvaluatorConfig {
@@ -31,6 +36,9 @@ struct BoardEvaluatorConfig {
   std::filesystem::path baseline_cache;  // ker0 results
   std::string fingerprint;               // everything outside the sources that changes measurements
   bool keep_temp = false;                // leave each evaluation's temp dir for debugging
+  // The task's roofline bound in cycles on this board (0: none). A kernel modeled well below it is an
+  // evaluator hole or an overstated task, flagged instead of celebrated.
+  std::function<double(const Task&)> roofline_cycles;
 };
 
 class BoardEvaluator : public Evaluator {
@@ -38,6 +46,7 @@ class BoardEvaluator : public Evaluator {
   BoardEvaluator(BoardEvaluatorConfig cfg, Compiler& compiler, Runner& runner, const cost::CostModel& model);
 
   EvalResult evaluate(const Task& task, const std::string& source, uint64_t seed) override;
+  std::string identity(const Task& task, const std::string& source) override;
 
   // ker0's modeled cycles, evaluated once and cached by everything that determines them. Throws
   // eok::Error when ker0 itself does not pass (a broken task is eok's problem, not the candidate's).
@@ -56,6 +65,7 @@ class BoardEvaluator : public Evaluator {
     double run_seconds = 0;  // ker0's wall time on the board: the scale for candidates' time limit
   };
   std::filesystem::path support_object(const Task& task, const std::string& which);
+  CompileRequest kernel_request(const Task& task, const std::string& source) const;
   std::filesystem::path baseline_file(const Task& task) const;
   std::optional<Baseline> cached_baseline(const Task& task) const;
   double run_timeout(const Task& task) const;

@@ -3,6 +3,7 @@
 #include <cstring>
 #include <sstream>
 
+#include "evaluator/qemu_plugin/measurement_protocol.h"
 #include "evaluator/target/harness_protocol.h"
 #include "src/common/error.h"
 
@@ -56,24 +57,60 @@ std::string generate_glue(const Task& task) {
   return c.str();
 }
 
+namespace {
+
+// Buffers start here, one after another, each mapping followed by its unmapped page; every case reuses
+// the same addresses (the harness unmaps a case's buffers before the next).
+constexpr uint64_t kBufferBase = 0x2000000000;
+
+void place_buffers(const Task& task, PlannedCase& pc) {
+  uint64_t at = kBufferBase;
+  for (size_t i = 0; i < task.args.size(); ++i) {
+    const ArgSpec& a = task.args[i];
+    if (!a.is_buffer) continue;
+    const int64_t count = eval_size_expr(a.len, pc.sizes);
+    if (count < 0) throw ConfigError("task " + task.id + ", argument " + a.name + ": negative length at " + format_sizes(pc.sizes));
+    PlacedBuffer b;
+    b.arg = i;
+    b.access = a.access == Access::in ? 'i' : a.access == Access::out ? 'o' : 'b';
+    b.elem_bytes = elem_size(a.type);
+    b.count = static_cast<uint64_t>(count);
+    b.data_bytes = b.count * b.elem_bytes;
+    const eok_buffer_layout l = eok_layout_buffer(b.data_bytes, pc.tight ? 1 : 0);
+    b.map_addr = at;
+    b.data_addr = at + l.data_offset;
+    b.guard_before = EOK_GUARD_BYTES;
+    b.guard_after = l.guard_after;
+    pc.buffers.push_back(b);
+    at += l.map_bytes;
+  }
+}
+
+}  // namespace
+
 std::vector<PlannedCase> plan_cases(const Task& task, uint64_t seed) {
   std::vector<PlannedCase> cases;
   uint64_t state = seed;
-  for (size_t i = 0; i < task.checks.size(); ++i) {
-    cases.push_back({task.checks[i], false, next_seed(state), i % 2 == 0});
-  }
-  cases.push_back({task.timed, true, next_seed(state), false});
+  // Seeds are drawn in the order of the task's sizes (checks, then timed) whatever the order of calls.
+  std::vector<uint64_t> check_seeds;
+  for (size_t i = 0; i < task.checks.size(); ++i) check_seeds.push_back(next_seed(state));
+  cases.push_back({task.timed, true, next_seed(state), false, {}});
+  for (size_t i = 0; i < task.checks.size(); ++i) cases.push_back({task.checks[i], false, check_seeds[i], i % 2 == 0, {}});
+  for (auto& pc : cases) place_buffers(task, pc);
   return cases;
 }
 
 std::string render_plan(const Task& task, const std::vector<PlannedCase>& cases) {
   std::ostringstream p;
   p << EOK_PLAN_MAGIC << "\n";
+  p << "ret " << std::hex << kReturnSlotAddr << std::dec << "\n";
   p.precision(17);
   for (const auto& pc : cases) {
     p << "case " << (pc.timed ? 1 : 0) << " " << pc.seed << " " << task.args.size() << "\n";
+    size_t next_buffer = 0;
     for (const auto& a : task.args) {
       if (a.is_buffer) {
+        const PlacedBuffer& placed = pc.buffers.at(next_buffer++);
         const char access = a.access == Access::in ? 'i' : a.access == Access::out ? 'o' : 'b';
         const int64_t count = eval_size_expr(a.len, pc.sizes);
         double lo = 0, hi = 0;
@@ -86,7 +123,8 @@ std::string render_plan(const Task& task, const std::vector<PlannedCase>& cases)
                             ") is empty at " + format_sizes(pc.sizes) + " (lo > hi)");
         }
         p << "buf " << access << " " << static_cast<int>(a.type) << " " << count << " "
-          << static_cast<int>(a.dist) << " " << lo << " " << hi << " " << a.specials << " " << (pc.tight ? 1 : 0) << "\n";
+          << static_cast<int>(a.dist) << " " << lo << " " << hi << " " << a.specials << " " << (pc.tight ? 1 : 0) << " "
+          << std::hex << placed.map_addr << std::dec << "\n";
         continue;
       }
       uint64_t bits = 0;
@@ -105,6 +143,22 @@ std::string render_plan(const Task& task, const std::vector<PlannedCase>& cases)
     }
   }
   return p.str();
+}
+
+std::string render_watch(const std::vector<PlannedCase>& cases, uint64_t begin_marker, uint64_t end_marker,
+                         const std::vector<std::pair<uint64_t, uint64_t>>& candidate_code) {
+  std::ostringstream w;
+  w << EOK_WATCH_MAGIC << "\n" << std::hex << "markers " << begin_marker << " " << end_marker << "\n";
+  for (const auto& [lo, hi] : candidate_code) w << "code " << lo << " " << hi << "\n";
+  w << "ret " << kReturnSlotAddr << "\n" << std::dec;
+  for (size_t c = 0; c < cases.size(); ++c) {
+    w << "call " << c << " " << (cases[c].timed ? 1 : 0) << " " << cases[c].buffers.size() << "\n";
+    for (const auto& b : cases[c].buffers) {
+      w << "buf " << b.arg << " " << b.access << " " << b.elem_bytes << " " << std::hex << (b.data_addr - b.guard_before)
+        << std::dec << " " << b.guard_before << " " << b.data_bytes << " " << b.guard_after << "\n";
+    }
+  }
+  return w.str();
 }
 
 }  // namespace eok::evaluator

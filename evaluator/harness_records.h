@@ -1,31 +1,14 @@
-// Reading what a harness run wrote on stdout (records of evaluator/target/harness_protocol.h).
-//
-// The bytes come from a process that ran untrusted code, so parsing is defensive: every length is checked
-// and anything malformed ends the parse with `error` set instead of throwing or over-reading.
+// Reading what the harness wrote on stdout: a fault's evidence (harness_protocol.h). The harness shares
+// its process with the candidate, so this is evidence for people and the LLM, never a verdict: outputs
+// come from the plugin (measurement_records.h).
 #pragma once
 
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace eok::evaluator {
-
-struct ArgOutput {
-  uint32_t index = 0;
-  bool is_buffer = false;
-  std::string data;          // output bytes (out/inout buffers)
-  int64_t guard_before = 0;  // see eok_arg_record
-  int64_t guard_after = 0;
-  uint32_t input_changed = 0;
-};
-
-struct CaseOutput {
-  uint32_t index = 0;
-  uint64_t ret_bits = 0;
-  std::vector<ArgOutput> args;
-};
 
 struct FaultRecord {
   int signo = 0;
@@ -37,13 +20,8 @@ struct FaultRecord {
 };
 
 struct HarnessOutput {
-  std::vector<CaseOutput> cases;
-  int last_started = -1;            // the case whose call began last
   std::optional<FaultRecord> fault;
-  bool done = false;                // the DONE record arrived
-  std::string error;                // why parsing stopped early, if it did
-
-  const CaseOutput* find_case(uint32_t index) const;
+  std::string error;  // bytes that are not a record
 };
 
 HarnessOutput parse_harness_output(std::string_view bytes);

@@ -1,6 +1,7 @@
 #include "evaluator/qemu_runner.h"
 
 #include <algorithm>
+#include <fstream>
 
 #include "src/common/fs_util.h"
 
@@ -8,43 +9,57 @@ namespace eok::evaluator {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The harness's own output is one fault record at most: whatever more a kernel wrote there is not read.
+constexpr size_t kHarnessOutputCap = 64 * 1024;
+
+std::string read_prefix(const fs::path& path, size_t max) {
+  std::ifstream in(path, std::ios::binary);
+  std::string out(max, '\0');
+  in.read(out.data(), static_cast<std::streamsize>(max));
+  out.resize(static_cast<size_t>(in.gcount()));
+  return out;
+}
+
+}  // namespace
+
 RunOutcome QemuRunner::run(const RunRequest& req) {
-  const fs::path plan = req.workdir / "plan.txt";
-  const fs::path out = req.workdir / "records.bin";
-  const fs::path profile = req.workdir / "profile.txt";
-  write_file_atomic(plan, req.plan);
+  const std::string in = std::string(sandbox::kWorkdir) + "/";
+  write_file_atomic(req.workdir / "plan.txt", req.plan);
+  write_file_atomic(req.workdir / "watch.txt", req.watch);
+  write_file_atomic(req.workdir / "guest.bpf", sandbox_.program(sandbox::SeccompProfile::emulator_guest));
+  const fs::path measurement = req.workdir / "measure.bin";
+  const fs::path records = req.workdir / "records.bin";
 
-  std::vector<std::string> argv = {tools_.qemu.string(), "-cpu", board_.qemu.cpu};
-  if (req.measure) {
-    const auto& c = board_.cache;
-    argv.push_back("-plugin");
-    argv.push_back(tools_.plugin.string() + ",out=" + profile.string() + ",line=" + std::to_string(c.line_bytes) +
-                   ",l1_sets=" + std::to_string(c.l1_sets()) + ",l1_ways=" + std::to_string(c.l1_ways) +
-                   ",l2_sets=" + std::to_string(c.l2_sets()) + ",l2_ways=" + std::to_string(c.l2_ways) +
-                   ",flush=" + (c.flush_before_timed_run ? "1" : "0") + ",sandbox=1");
-  }
-  argv.push_back(req.program.string());
-
-  ProcessSpec spec;
-  spec.argv = std::move(argv);
-  spec.cwd = req.workdir;
-  spec.env = std::vector<std::string>{"PATH=/usr/bin:/bin", "LANG=C"};
-  spec.stdin_path = plan;
-  spec.stdout_path = out;
-  spec.capture_limit = 64 * 1024;
+  const auto& c = board_.cache;
+  sandbox::SandboxedRun run;
+  run.workdir = req.workdir;
+  run.profile = sandbox::SeccompProfile::emulator_startup;
+  run.proc = true;  // qemu reads /proc/self/maps at start
+  run.binds.push_back({tools_.plugin, "/eok/eok-k1-plugin.so", false});
+  run.argv = {fs::canonical(tools_.qemu).string(), "-cpu", board_.qemu.cpu, "-plugin",
+              "/eok/eok-k1-plugin.so,out=" + in + "measure.bin,watch=" + in + "watch.txt,filter=" + in + "guest.bpf" +
+                  ",measure=" + (req.measure ? "1" : "0") + ",flush=" + (c.flush_before_timed_run ? "1" : "0") +
+                  ",line=" + std::to_string(c.line_bytes) + ",l1_sets=" + std::to_string(c.l1_sets()) +
+                  ",l1_ways=" + std::to_string(c.l1_ways) + ",l2_sets=" + std::to_string(c.l2_sets()) +
+                  ",l2_ways=" + std::to_string(c.l2_ways),
+              in + req.program.filename().string()};
+  run.stdin_path = req.workdir / "plan.txt";
+  run.stdout_path = records;
+  run.capture_limit = 64 * 1024;
   const double timeout = req.timeout_seconds > 0 ? std::min(req.timeout_seconds, board_.qemu.timeout_seconds)
                                                  : board_.qemu.timeout_seconds;
-  spec.limits.wall_seconds = timeout;
-  spec.limits.cpu_seconds = static_cast<uint64_t>(timeout) + 5;
-  spec.limits.address_space_bytes = uint64_t{board_.qemu.memory_mib} << 20;
-  spec.limits.file_size_bytes = 256ull << 20;
-  spec.limits.open_files = 64;
-  spec.limits.isolate_network = true;
+  run.limits.wall_seconds = timeout;
+  run.limits.cpu_seconds = static_cast<uint64_t>(timeout) + 5;
+  run.limits.address_space_bytes = uint64_t{board_.qemu.memory_mib} << 20;
+  run.limits.file_size_bytes = 256ull << 20;
+  run.limits.open_files = 64;
 
   RunOutcome outcome;
-  outcome.process = run_process(spec);
-  if (fs::exists(out)) outcome.output = read_file(out);
-  if (req.measure && fs::exists(profile)) outcome.profile = cost::parse_block_profile(read_file(profile));
+  outcome.process = sandbox_.run(run);
+  if (fs::exists(records)) outcome.harness = read_prefix(records, kHarnessOutputCap);
+  if (fs::exists(measurement)) outcome.measurement = read_file(measurement);
   return outcome;
 }
 

@@ -6,91 +6,27 @@
 #include <array>
 #include <cctype>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
 
 #include "evaluator/elf_object.h"
 #include "evaluator/riscv/decoder.h"
 #include "evaluator/target/eok_markers.h"
 #include "src/common/error.h"
+#include "src/common/hash.h"
 
 namespace eok::evaluator {
 
 namespace {
 
 constexpr size_t kMaxSourceBytes = 256 * 1024;
-constexpr uint64_t kMaxStaticDataBytes = 64ull << 20;
+// Everything a kernel brings into memory (code, tables, static data): generous for lookup tables, and
+// far from what it would take to ship precomputed answers.
+constexpr uint64_t kMaxAllocatedBytes = 16ull << 20;
 
 constexpr std::array kAllowedHeaders = {"riscv_vector.h", "stddef.h", "stdint.h", "stdbool.h", "math.h",
                                         "string.h",       "float.h",  "limits.h", "stdalign.h", "inttypes.h"};
-
-// Joins backslash-continued lines as the preprocessor does. The removed line breaks are emitted after the
-// logical line, so every later line keeps its number.
-std::string join_continuations(std::string_view src) {
-  std::string out;
-  out.reserve(src.size());
-  size_t pending = 0;
-  for (size_t i = 0; i < src.size(); ++i) {
-    if (src[i] == '\\' && i + 1 < src.size() && src[i + 1] == '\n') {
-      ++pending;
-      ++i;
-      continue;
-    }
-    out += src[i];
-    if (src[i] == '\n') out.append(pending, '\n'), pending = 0;
-  }
-  return out;
-}
-
-// Replaces comments and string/char literals with spaces, character for character, so that token
-// searches see only code and positions still match the input.
-std::string strip_comments_and_literals(std::string_view src) {
-  std::string out;
-  out.reserve(src.size());
-  enum { code, line_comment, block_comment, str, chr } state = code;
-  for (size_t i = 0; i < src.size(); ++i) {
-    const char c = src[i], next = i + 1 < src.size() ? src[i + 1] : '\0';
-    switch (state) {
-      case code:
-        if (c == '/' && next == '/') { state = line_comment; out += ' '; }
-        else if (c == '/' && next == '*') { state = block_comment; out += ' '; ++i; out += ' '; }
-        else if (c == '"') { state = str; out += '"'; }
-        else if (c == '\'') { state = chr; out += '\''; }
-        else out += c;
-        break;
-      case line_comment:
-        if (c == '\n') { state = code; out += '\n'; } else out += ' ';
-        break;
-      case block_comment:
-        if (c == '*' && next == '/') { state = code; out += "  "; ++i; }
-        else out += c == '\n' ? '\n' : ' ';
-        break;
-      case str:
-      case chr: {
-        const char quote = state == str ? '"' : '\'';
-        if (c == '\\' && i + 1 < src.size()) { out += "  "; ++i; }
-        else if (c == quote) { state = code; out += quote; }
-        else out += c == '\n' ? '\n' : ' ';
-        break;
-      }
-    }
-  }
-  return out;
-}
-
-bool is_ident(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-
-// Position of identifier `word` as a whole token in `text`, or npos.
-size_t find_token(const std::string& text, std::string_view word, size_t from = 0) {
-  for (size_t pos = text.find(word, from); pos != std::string::npos; pos = text.find(word, pos + 1)) {
-    bool left = pos == 0 || !is_ident(text[pos - 1]);
-    bool right = pos + word.size() >= text.size() || !is_ident(text[pos + word.size()]);
-    if (left && right) return pos;
-  }
-  return std::string::npos;
-}
-
-size_t line_of(const std::string& text, size_t pos) {
-  return static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(pos), '\n')) + 1;
-}
 
 std::string hex(uint64_t v) {
   char buf[32];
@@ -110,18 +46,151 @@ bool csr_allowed(uint16_t csr) {
   }
 }
 
-bool section_allowed(const std::string& name) {
-  static const char* prefixes[] = {".text", ".rodata", ".srodata", ".data", ".sdata", ".bss", ".sbss",
-                                   ".rela", ".debug_", ".note.GNU-stack", ".comment", ".riscv.attributes",
-                                   ".eh_frame", ".symtab", ".strtab", ".shstrtab", ".llvm_addrsig", ".group"};
-  if (name.empty()) return true;
-  for (const char* p : prefixes) {
-    if (name.rfind(p, 0) == 0) return true;
+// What a section of a candidate object may be, by name and flags: code is only .text* and is never
+// writable; data is never executable; anything else the loader or the C runtime would act on
+// (.init_array, .ctors, .preinit_array, TLS, custom sections) is refused.
+std::optional<std::string> section_problem(const ElfSection& s) {
+  const auto starts = [&](const char* p) { return s.name.rfind(p, 0) == 0; };
+  const bool alloc = s.flags & SHF_ALLOC, write = s.flags & SHF_WRITE, exec = s.flags & SHF_EXECINSTR;
+  if (s.flags & SHF_TLS) return "thread-local storage";
+  if (exec && write) return "writable code";
+  if (starts(".text")) {
+    if (!exec) return "a .text section that is not code (the linker would map its bytes executable)";
+    return std::nullopt;
   }
-  return false;
+  if (exec) return "executable code outside .text";
+  if (starts(".rodata") || starts(".srodata") || starts(".eh_frame")) {
+    return write ? std::optional<std::string>("writable read-only data") : std::nullopt;
+  }
+  if (starts(".data") || starts(".sdata") || starts(".bss") || starts(".sbss")) return std::nullopt;
+  // Sections the linker reads or drops and never maps.
+  static const char* unmapped[] = {".rela", ".debug_", ".note.GNU-stack", ".comment", ".riscv.attributes", ".symtab",
+                                   ".strtab", ".shstrtab", ".llvm_addrsig", ".group"};
+  for (const char* p : unmapped) {
+    if (starts(p)) return alloc ? std::optional<std::string>("a mapped " + std::string(p) + " section") : std::nullopt;
+  }
+  if (s.name.empty() && s.type == SHT_NULL) return std::nullopt;
+  return "a section the loader or the C runtime acts on (constructors, initialisers) or a custom section";
+}
+
+// Identifiers of one line of preprocessed C (minimised white space, no comments or directives), with
+// string, character and number literals skipped: enough to find keywords that clang would compile.
+template <typename F>
+void for_each_identifier(std::string_view line, F&& f) {
+  for (size_t i = 0; i < line.size();) {
+    const char c = line[i];
+    if (c == '"' || c == '\'') {
+      for (++i; i < line.size() && line[i] != c; ++i) {
+        if (line[i] == '\\') ++i;
+      }
+      ++i;
+    } else if (std::isdigit(static_cast<unsigned char>(c)) ||
+               (c == '.' && i + 1 < line.size() && std::isdigit(static_cast<unsigned char>(line[i + 1])))) {
+      for (++i; i < line.size(); ++i) {  // a pp-number: digits, letters, '.', and exponent signs
+        const char d = line[i];
+        if ((d == '+' || d == '-') && std::strchr("eEpP", line[i - 1])) continue;
+        if (!std::isalnum(static_cast<unsigned char>(d)) && d != '.' && d != '_' && d != '\'') break;
+      }
+    } else if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
+      const size_t start = i;
+      while (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_')) ++i;
+      f(line.substr(start, i - start));
+    } else {
+      ++i;
+    }
+  }
+}
+
+// A clang line marker: # <line> "<file>" [flags]. Returns the file, or nullopt for an ordinary line.
+std::optional<std::string> line_marker_file(std::string_view line) {
+  if (line.size() < 5 || line[0] != '#' || line[1] != ' ' || !std::isdigit(static_cast<unsigned char>(line[2]))) return std::nullopt;
+  const size_t q = line.find('"');
+  const size_t e = q == std::string_view::npos ? q : line.find('"', q + 1);
+  if (e == std::string_view::npos) return std::nullopt;
+  return std::string(line.substr(q + 1, e - q - 1));
 }
 
 }  // namespace
+
+std::optional<Violation> check_source(std::string_view source) {
+  if (source.size() > kMaxSourceBytes) {
+    return Violation{"source-size", "the kernel source is " + std::to_string(source.size()) + " bytes; the limit is " +
+                                        std::to_string(kMaxSourceBytes)};
+  }
+  if (source.find('\0') != std::string_view::npos) return Violation{"binary-source", "the kernel source contains NUL bytes"};
+  return std::nullopt;
+}
+
+std::optional<Violation> check_preprocessed(const Preprocessed& pp, const std::string& main_file) {
+  std::string allowed;
+  for (const char* h : kAllowedHeaders) allowed += std::string(allowed.empty() ? "" : ", ") + "<" + h + ">";
+  for (const auto& header : pp.direct_headers) {
+    const std::string name = std::filesystem::path(header).filename().string();
+    const bool system = header.rfind("/eval/", 0) != 0;
+    if (!system || std::find(kAllowedHeaders.begin(), kAllowedHeaders.end(), name) == kAllowedHeaders.end()) {
+      return Violation{"forbidden-include", "includes " + name + ": kernels may include only " + allowed};
+    }
+  }
+  // Every file read is the source, eok's prelude or a header clang included; anything else was embedded.
+  for (const auto& file : pp.files_read) {
+    const std::string name = std::filesystem::path(file).filename().string();
+    if (file == main_file || name == "task_prototype.h") continue;
+    if (pp.text.find("\"" + file + "\"") != std::string::npos) continue;  // entered as a header (line markers)
+    return Violation{"forbidden-embed", "reads the file " + name + " into the program (#embed); kernels may read no file"};
+  }
+  std::string_view text = pp.text;
+  bool in_main = false;
+  size_t line_no = 0;
+  for (size_t pos = 0; pos < text.size();) {
+    size_t eol = text.find('\n', pos);
+    if (eol == std::string_view::npos) eol = text.size();
+    const std::string_view line = text.substr(pos, eol - pos);
+    pos = eol + 1;
+    if (auto file = line_marker_file(line)) {
+      in_main = *file == main_file;
+      line_no = std::strtoull(line.data() + 2, nullptr, 10);
+      continue;
+    }
+    if (!in_main) continue;
+    std::optional<Violation> found;
+    for_each_identifier(line, [&](std::string_view id) {
+      if (found) return;
+      if (id == "asm" || id == "__asm__" || id == "__asm") {
+        found = Violation{"inline-asm", "line " + std::to_string(line_no) +
+                                            ": inline assembly is not allowed; use the RVV intrinsics of <riscv_vector.h>"};
+      } else if (id == "constructor" || id == "destructor" || id == "ifunc" || id == "__constructor__" ||
+                 id == "__destructor__" || id == "__ifunc__") {
+        found = Violation{"code-outside-call", "line " + std::to_string(line_no) + ": '" + std::string(id) +
+                                                   "' attributes run code outside the kernel call; not allowed"};
+      }
+    });
+    if (found) return found;
+    ++line_no;
+  }
+  return std::nullopt;
+}
+
+std::string kernel_identity(const Preprocessed& pp) { return content_hash(pp.normalized); }
+
+std::optional<Violation> check_instructions(std::span<const uint8_t> bytes, const std::string& where, uint64_t base) {
+  for (size_t off = 0; off < bytes.size();) {
+    const riscv::Insn insn = riscv::decode({bytes.data() + off, bytes.size() - off});
+    const std::string at = where + "+" + hex(base + off);
+    auto reject = [&](const std::string& rule, const std::string& what) { return Violation{rule, at + ": " + what}; };
+    if (insn.cls == riscv::InsnClass::unknown) return reject("undecodable", "not a valid RV64GCV instruction (" + hex(insn.raw) + ")");
+    if (insn.cls == riscv::InsnClass::system) return reject("system-instruction", std::string(insn.mnemonic) + " is not allowed in a kernel");
+    if (insn.mnemonic == "fence.i") return reject("system-instruction", "fence.i is not allowed in a kernel");
+    if (insn.cls == riscv::InsnClass::csr && !csr_allowed(insn.csr)) {
+      return reject("forbidden-csr", std::string(insn.mnemonic) + " of CSR " + hex(insn.csr) +
+                                         " (kernels may access only fflags/frm/fcsr and the vector CSRs)");
+    }
+    if (insn.length == 4 && (insn.raw == EOK_MARK_BEGIN_INSN || insn.raw == EOK_MARK_END_INSN)) {
+      return reject("measurement-marker", "contains the harness's measurement marker instruction");
+    }
+    off += insn.length ? insn.length : 2;
+  }
+  return std::nullopt;
+}
 
 bool symbol_allowed(std::string_view name) {
   static const std::array<std::string_view, 3> memory = {"memcpy", "memset", "memmove"};
@@ -145,52 +214,6 @@ bool symbol_allowed(std::string_view name) {
   return std::find(math.begin(), math.end(), base) != math.end() || std::find(math.begin(), math.end(), name) != math.end();
 }
 
-std::optional<Violation> check_source(std::string_view source) {
-  if (source.size() > kMaxSourceBytes) {
-    return Violation{"source-size", "the kernel source is " + std::to_string(source.size()) + " bytes; the limit is " +
-                                        std::to_string(kMaxSourceBytes)};
-  }
-  if (source.find('\0') != std::string_view::npos) return Violation{"binary-source", "the kernel source contains NUL bytes"};
-  const std::string joined = join_continuations(source);
-  const std::string code = strip_comments_and_literals(joined);
-
-  for (size_t pos = code.find('#'); pos != std::string::npos; pos = code.find('#', pos + 1)) {
-    size_t p = pos + 1;
-    while (p < code.size() && (code[p] == ' ' || code[p] == '\t')) ++p;
-    size_t end = p;
-    while (end < code.size() && is_ident(code[end])) ++end;
-    const std::string directive = code.substr(p, end - p);
-    if (directive != "include" && directive != "include_next" && directive != "import" && directive != "embed") continue;
-    // The header name is in the joined text (string literals were blanked in `code`).
-    const size_t eol = joined.find('\n', end);
-    std::string rest = joined.substr(end, eol == std::string::npos ? std::string::npos : eol - end);
-    rest.erase(0, rest.find_first_not_of(" \t"));
-    std::string header;
-    if (directive == "include" && rest.size() > 2 && rest.front() == '<' && rest.find('>') != std::string::npos) {
-      header = rest.substr(1, rest.find('>') - 1);
-    }
-    if (std::find(kAllowedHeaders.begin(), kAllowedHeaders.end(), header) == kAllowedHeaders.end()) {
-      std::string allowed;
-      for (const char* h : kAllowedHeaders) allowed += std::string(allowed.empty() ? "" : ", ") + "<" + h + ">";
-      return Violation{"forbidden-include", "line " + std::to_string(line_of(code, pos)) + ": #" + directive + " " + rest +
-                                                ": kernels may include only " + allowed};
-    }
-  }
-  for (const char* word : {"asm", "__asm__", "__asm"}) {
-    if (size_t pos = find_token(code, word); pos != std::string::npos) {
-      return Violation{"inline-asm", "line " + std::to_string(line_of(code, pos)) +
-                                         ": inline assembly is not allowed; use the RVV intrinsics of <riscv_vector.h>"};
-    }
-  }
-  for (const char* word : {"constructor", "destructor", "ifunc"}) {
-    if (size_t pos = find_token(code, word); pos != std::string::npos) {
-      return Violation{"code-outside-call", "line " + std::to_string(line_of(code, pos)) + ": '" + word +
-                                                "' attributes run code outside the kernel call; not allowed"};
-    }
-  }
-  return std::nullopt;
-}
-
 ObjectVerdict check_object(std::string_view object_bytes, const std::string& entry) {
   ObjectVerdict verdict;
   std::optional<ElfObject> obj;
@@ -200,27 +223,26 @@ ObjectVerdict check_object(std::string_view object_bytes, const std::string& ent
     verdict.violation = Violation{"bad-object", std::string("the compiled object is malformed: ") + e.what()};
     return verdict;
   }
-  uint64_t static_bytes = 0;
+  uint64_t allocated = 0;
   for (const auto& s : obj->sections()) {
-    if (!section_allowed(s.name)) {
-      verdict.violation = Violation{"forbidden-section", "section " + s.name +
-                                                             " (constructors, thread-local storage and custom sections are not allowed)"};
+    if (auto problem = section_problem(s)) {
+      verdict.violation = Violation{"forbidden-section", "section " + s.name + ": " + *problem};
       return verdict;
     }
-    if ((s.flags & SHF_EXECINSTR) && s.name.rfind(".text", 0) != 0) {
-      verdict.violation = Violation{"forbidden-section", "executable section " + s.name};
-      return verdict;
-    }
-    if ((s.flags & SHF_ALLOC) && (s.flags & SHF_WRITE)) static_bytes += s.size;
+    if (s.flags & SHF_ALLOC) allocated += s.size;
   }
-  if (static_bytes > kMaxStaticDataBytes) {
-    verdict.violation = Violation{"static-data-size", "static data of " + std::to_string(static_bytes >> 20) +
-                                                          " MiB; the limit is " + std::to_string(kMaxStaticDataBytes >> 20) + " MiB"};
+  if (allocated > kMaxAllocatedBytes) {
+    verdict.violation = Violation{"static-data-size", "code and static data of " + std::to_string(allocated >> 20) +
+                                                          " MiB; the limit is " + std::to_string(kMaxAllocatedBytes >> 20) + " MiB"};
     return verdict;
   }
   const auto& sections = obj->sections();
   for (const auto& sym : obj->symbols()) {
     if (sym.name.empty() || sym.type == STT_SECTION || sym.type == STT_FILE) continue;
+    if (sym.type == STT_GNU_IFUNC) {
+      verdict.violation = Violation{"code-outside-call", "'" + sym.name + "' is an ifunc: its resolver would run before the kernel call"};
+      return verdict;
+    }
     if (sym.undefined() && sym.bind != STB_LOCAL) {
       if (!symbol_allowed(sym.name)) {
         verdict.violation = Violation{"forbidden-symbol", "calls or references '" + sym.name +
@@ -237,24 +259,9 @@ ObjectVerdict check_object(std::string_view object_bytes, const std::string& ent
   for (const auto& s : sections) {
     if (!(s.flags & SHF_EXECINSTR)) continue;
     const auto* bytes = reinterpret_cast<const uint8_t*>(s.data.data());
-    for (size_t off = 0; off < s.data.size();) {
-      const riscv::Insn insn = riscv::decode({bytes + off, s.data.size() - off});
-      const std::string where = s.name + "+" + hex(off);
-      auto reject = [&](const std::string& rule, const std::string& what) {
-        verdict.violation = Violation{rule, where + ": " + what};
-        return verdict;
-      };
-      if (insn.cls == riscv::InsnClass::unknown) return reject("undecodable", "not a valid RV64GCV instruction (" + hex(insn.raw) + ")");
-      if (insn.cls == riscv::InsnClass::system) return reject("system-instruction", std::string(insn.mnemonic) + " is not allowed in a kernel");
-      if (insn.mnemonic == "fence.i") return reject("system-instruction", "fence.i is not allowed in a kernel");
-      if (insn.cls == riscv::InsnClass::csr && !csr_allowed(insn.csr)) {
-        return reject("forbidden-csr", std::string(insn.mnemonic) + " of CSR " + hex(insn.csr) +
-                                           " (kernels may access only fflags/frm/fcsr and the vector CSRs)");
-      }
-      if (insn.length == 4 && (insn.raw == EOK_MARK_BEGIN_INSN || insn.raw == EOK_MARK_END_INSN)) {
-        return reject("measurement-marker", "contains the harness's measurement marker instruction");
-      }
-      off += insn.length ? insn.length : 2;
+    if (auto v = check_instructions({bytes, s.data.size()}, s.name, 0)) {
+      verdict.violation = v;
+      return verdict;
     }
   }
   return verdict;

@@ -1,8 +1,12 @@
 #include "evaluator/toolchain.h"
 
 #include <cstdlib>
+#include <cstring>
 
+#include "evaluator/compiler.h"
 #include "evaluator/cost_model/x60_table.h"
+#include "evaluator/qemu_plugin/measurement_protocol.h"
+#include "evaluator/sandbox/sandbox.h"
 #include "evaluator/task.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
@@ -38,6 +42,12 @@ std::string version_of(const fs::path& exe) {
 }
 
 }  // namespace
+
+std::vector<fs::path> sandbox_system_paths(const Toolchain& tools) {
+  std::vector<fs::path> paths = toolchain_system_paths(tools);
+  if (!tools.qemu.empty()) paths.push_back(fs::canonical(tools.qemu));
+  return paths;
+}
 
 fs::path plugin_path() {
   if (const char* v = std::getenv("EOK_PLUGIN"); v && *v) return v;
@@ -131,21 +141,56 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
     }
     const fs::path plugin = plugin_path();
     bool plugin_ok = add("eok TCG plugin", fs::exists(plugin), plugin.string() + (fs::exists(plugin) ? "" : " missing"), kPluginFix);
-    if (qemu_ok && linked && plugin_ok) {
-      const fs::path profile = tmp.path() / "profile.txt";
-      ProcessSpec run;
-      run.argv = {qemu.string(), "-cpu", board.qemu.cpu, "-plugin", plugin.string() + ",out=" + profile.string() + ",sandbox=1",
-                  exe.string()};
-      run.limits.wall_seconds = 30;
-      ProcessResult r = run_process(run);
-      std::string text = fs::exists(profile) ? read_file(profile) : "";
-      bool loaded = r.ok() && text.rfind("eok-profile 1", 0) == 0;
-      add("qemu loads the plugin", loaded, loaded ? "ok" : r.describe() + " " + first_line(r.err),
-          std::string(kQemuFix) + "; " + kPluginFix);
-      if (loaded) {
-        bool sandboxed = text.find("sandbox seccomp") != std::string::npos;
-        add("seccomp sandbox for candidates", sandboxed, sandboxed ? "active" : "seccomp unavailable on this host",
-            "run on a Linux kernel with seccomp filters enabled");
+    const fs::path bwrap = sandbox::find_bwrap();
+    bool bwrap_ok = add("bubblewrap (the evaluation sandbox)", !bwrap.empty(), bwrap.empty() ? "not found" : version_of(bwrap),
+                        sandbox::kBwrapFix);
+    if (qemu_ok && linked && plugin_ok && bwrap_ok) {
+      // The whole path of an evaluation: compile and run in the sandbox, the plugin loaded and filtering.
+      try {
+        Toolchain t;
+        t.clang = clang;
+        t.objcopy = objcopy;
+        t.qemu = qemu;
+        t.plugin = plugin;
+        sandbox::Sandbox sb(sandbox_system_paths(t));
+        sandbox::SandboxedRun cc;
+        cc.workdir = tmp.path();
+        cc.limits.wall_seconds = 60;
+        cc.argv = {fs::canonical(clang).string(), "--target=riscv64-linux-gnu", "-march=rv64gcv", "-O2", "-static",
+                   "-fuse-ld=lld", "/eval/probe.c", "-o", "/eval/probe-sandboxed"};
+        ProcessResult c = sb.run(cc);
+        const bool compiled = c.ok();
+        add("sandboxed compile + link (bubblewrap, seccomp)", compiled, compiled ? "ok" : c.describe() + " " + c.spawn_error + first_line(c.err),
+            std::string(sandbox::kBwrapFix) + "; user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1, or run as root)");
+        if (compiled) {
+          write_file_atomic(tmp.path() / "watch.txt", std::string(EOK_WATCH_MAGIC) + "\nmarkers 0 0\nret 0\n");
+          write_file_atomic(tmp.path() / "guest.bpf", sb.program(sandbox::SeccompProfile::emulator_guest));
+          sandbox::SandboxedRun run;
+          run.workdir = tmp.path();
+          run.profile = sandbox::SeccompProfile::emulator_startup;
+          run.proc = true;
+          run.limits.wall_seconds = 30;
+          run.binds.push_back({plugin, "/eok/eok-k1-plugin.so", false});
+          run.argv = {qemu.string(), "-cpu", board.qemu.cpu, "-plugin",
+                      "/eok/eok-k1-plugin.so,out=/eval/measure.bin,watch=/eval/watch.txt,filter=/eval/guest.bpf",
+                      "/eval/probe-sandboxed"};
+          ProcessResult r = sb.run(run);
+          const std::string bytes = fs::exists(tmp.path() / "measure.bin") ? read_file(tmp.path() / "measure.bin") : "";
+          bool hello = bytes.size() >= EOK_MEAS_MAGIC_LEN + sizeof(eok_m_header) + sizeof(eok_m_hello);
+          eok_m_hello h{};
+          if (hello) std::memcpy(&h, bytes.data() + EOK_MEAS_MAGIC_LEN + sizeof(eok_m_header), sizeof h);
+          const bool loaded = r.ok() && hello && r.out.find("vlen") != std::string::npos;
+          add("qemu runs with the plugin in the sandbox", loaded, loaded ? "ok" : r.describe() + " " + r.spawn_error + first_line(r.err),
+              std::string(kQemuFix) + "; " + kPluginFix);
+          if (loaded) {
+            add("seccomp filter of the emulator", h.sandboxed != 0, h.sandboxed ? "active" : "the kernel refused the filter",
+                "run on a Linux kernel with seccomp filters enabled");
+            add("the plugin reads guest memory", h.guest_memory_ok != 0, h.guest_memory_ok ? "ok" : "guest_base unknown",
+                "use QEMU 7.2 or later in user mode (qemu-user)");
+          }
+        }
+      } catch (const Error& e) {
+        add("evaluation sandbox", false, e.what(), sandbox::kBwrapFix);
       }
     }
   }

@@ -25,6 +25,9 @@ Toolchain find_toolchain(const BoardProfile& board);
 // Where the plugin is: $EOK_PLUGIN, else next to the running program.
 std::filesystem::path plugin_path();
 
+// Every host path the sandboxed tools need, read-only: the toolchain's (compiler.h) and the emulator.
+std::vector<std::filesystem::path> sandbox_system_paths(const Toolchain& tools);
+
 struct DoctorCheck {
   std::string name;
   bool ok = false;

@@ -79,7 +79,7 @@ ExampleIndex ExampleIndex::load(const fs::path& pool_file) {
   ExampleIndex ix;
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(read_file(entries));
+    doc = nlohmann::json::parse(read_regular_file(entries, kDataFileMaxBytes, "example index"));
     if (doc.at("schema") != kSchema) throw CorruptDataError("schema is " + doc.at("schema").dump());
     ix.embedder_name_ = doc.at("embedder").get<std::string>();
     for (const auto& e : doc.at("entries")) ix.entries_.push_back({e.at("thought"), e.at("commit"), e.at("file")});

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "src/common/error.h"
+#include "src/common/fs_util.h"
 
 namespace eok::idea_pool {
 
@@ -169,14 +170,16 @@ std::optional<BenchmarkResult> parse_benchmark(const json& row, const std::map<s
 // One run file. Adds to `warnings` what it could not use; nullopt when nothing of it is usable.
 std::optional<PerfRun> read_run(const fs::path& file, const std::string& machine, const std::string& shown,
                                 std::vector<std::string>& warnings) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) {
-    warnings.push_back(shown + ": cannot be read - skipped");
+  std::string text;
+  try {
+    text = read_regular_file(file, kDataFileMaxBytes, "asv result file");
+  } catch (const Error& e) {
+    warnings.push_back(shown + ": " + e.what() + " - skipped");
     return std::nullopt;
   }
   json doc;
   try {
-    doc = json::parse(in);
+    doc = json::parse(text);
   } catch (const json::exception& e) {
     warnings.push_back(shown + ": not valid JSON (" + std::string(e.what()) + ") - skipped");
     return std::nullopt;
@@ -245,7 +248,13 @@ struct LogEntry {
 // "add results for <sha>" commit, "<machine>:" lines each followed by "version=<wheel> - <config>".
 std::vector<LogEntry> read_log(const fs::path& file, std::vector<std::string>& warnings) {
   std::vector<LogEntry> entries;
-  std::ifstream in(file);
+  std::istringstream in;
+  try {
+    in.str(read_regular_file(file, kDataFileMaxBytes, "gh-pages log"));
+  } catch (const Error& e) {
+    warnings.push_back(std::string(e.what()) + " - runs cannot be tied to OpenBLAS builds");
+    return entries;
+  }
   std::string line, machine;
   LogEntry* current = nullptr;
   size_t line_no = 0;

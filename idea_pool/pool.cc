@@ -63,7 +63,7 @@ IdeaPool load_pool(const std::filesystem::path& file) {
   Reader r{file};
   nlohmann::json doc;
   try {
-    doc = nlohmann::json::parse(read_file(file));
+    doc = nlohmann::json::parse(read_regular_file(file, kDataFileMaxBytes, "idea pool"));
   } catch (const nlohmann::json::parse_error& e) {
     throw ConfigError(file.string() + ": not valid JSON: " + e.what());
   }

@@ -30,7 +30,7 @@ RepoSource resolve_repo(const std::string& repo, const fs::path& root, const fs:
   // A known library by name; a local clone whose directory name contains a known name takes that
   // library's branch, kernel paths and base tag too.
   const fs::path config = root / "configs" / "repos.toml";
-  const toml::table doc = fs::exists(config) ? parse_toml_file(config) : toml::table{};
+  const toml::table doc = fs::exists(config) ? parse_toml_file(config, "library list") : toml::table{};
   const toml::table* entry = nullptr;
   for (const auto& [name, node] : doc) {
     const std::string n(name.str());

@@ -78,6 +78,7 @@ Stored read_stored(const fs::path& dir) {
 struct Input {
   fs::path file, root;
   std::string prefix;  // the input folder's name
+  bool named = false;  // named by the user itself, not found in a named folder
 };
 
 std::vector<Input> list_inputs(const std::vector<fs::path>& inputs) {
@@ -86,7 +87,8 @@ std::vector<Input> list_inputs(const std::vector<fs::path>& inputs) {
     if (!fs::exists(in)) throw NotFoundError("no document folder or file at " + in.string());
     const fs::path abs = fs::weakly_canonical(fs::absolute(in));
     const fs::path root = fs::is_directory(abs) ? abs : abs.parent_path();
-    for (const auto& f : list_documents(abs)) out.push_back({f, root, root.filename().string()});
+    const bool named = !fs::is_directory(abs);
+    for (const auto& f : list_documents(abs)) out.push_back({f, root, root.filename().string(), named});
   }
   return out;
 }
@@ -116,7 +118,17 @@ DocBuildReport DocIndex::build(const std::vector<fs::path>& inputs, const fs::pa
     progress("read", i, files.size());
     const Input& in = files[i];
     const std::string source = in.prefix + "/" + fs::relative(in.file, in.root).generic_string();
-    const std::string hash = content_hash(read_file(in.file));
+    // A file the user named must be readable; one found in a named folder that is not (a FIFO, a device,
+    // too large for a document) is skipped with the reason.
+    std::string hash;
+    try {
+      hash = content_hash(read_regular_file(in.file, kDocumentMaxBytes, "document"));
+    } catch (const ConfigError& e) {
+      if (in.named) throw;
+      report.skipped.push_back(source + ": " + e.what());
+      ++report.files_skipped;
+      continue;
+    }
     if (hashes.count(source)) continue;  // the same file named twice
     hashes[source] = hash;
     if (auto it = old.hashes.find(source); it != old.hashes.end() && it->second == hash && old.embedder) {

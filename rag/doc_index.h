@@ -43,7 +43,7 @@ struct DocBuildReport {
   size_t chunks = 0, chunks_embedded = 0;
   bool refitted = false;
   std::string embedder, index_kind;
-  std::vector<std::string> skipped;  // "path: empty" / "path: binary"
+  std::vector<std::string> skipped;  // "path: empty or binary", "path: <why it cannot be read>"
   double seconds = 0;
 };
 

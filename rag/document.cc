@@ -143,7 +143,13 @@ void inline_includes(std::string_view text, const fs::path& file, IncludeState& 
     } else if (state.chain.size() > kMaxIncludeDepth) {
       out += "(include " + *target + " not inlined: includes nested more than 8 deep)\n";
     } else {
-      const std::string bytes = read_file(included);
+      std::string bytes;
+      try {
+        bytes = read_regular_file(included, kDocumentMaxBytes, "included document");
+      } catch (const Error&) {
+        out += "(include " + *target + " not inlined: not a regular file of at most " + byte_size_text(kDocumentMaxBytes) + ")\n";
+        continue;
+      }
       if (looks_binary(bytes)) {
         out += "(include " + *target + " not inlined: not a text file)\n";
         continue;
@@ -211,7 +217,7 @@ std::optional<Document> load_document(const fs::path& file, const fs::path& root
   if (fs::is_directory(file, ec)) {
     throw NotFoundError(file.string() + " is a folder, not a document: list its files with list_documents");
   }
-  const std::string bytes = read_file(file);
+  const std::string bytes = read_regular_file(file, kDocumentMaxBytes, "document");
   if (blank(bytes) || looks_binary(bytes)) return std::nullopt;
   Document doc;
   doc.kind = document_kind(file).value_or(DocumentKind::text);

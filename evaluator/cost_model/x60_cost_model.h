@@ -35,6 +35,8 @@ class X60CostModel : public CostModel {
   // The scoreboard view of a decoded block under `vtype` (a vsetvli immediate, or kVtypeUnknown /
   // kVtypeNone); *fallbacks counts instructions the table could not cost.
   std::vector<SbInsn> scoreboard_block(const std::vector<riscv::Insn>& insns, int32_t vtype, size_t* fallbacks) const;
+  // The table's figure under `vtype`; the instruction's worst figure when the vtype is unknown, none, vill
+  // or one under which the instruction is illegal; std::nullopt for a mnemonic the table lacks.
   std::optional<InsnCost> vector_cost(const riscv::Insn& insn, int32_t vtype) const;
 
   X60Table table_;

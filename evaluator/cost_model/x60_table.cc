@@ -1,5 +1,6 @@
 #include "evaluator/cost_model/x60_table.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fstream>
@@ -69,6 +70,19 @@ class Reader {
     malformed(path_, where + ".unit \"" + name + "\" is not one of ieu_a, ieu_b, ieu_any, ls, fp, vfp, vieu, vls, none");
   }
 
+  // {"e32m4": "floor:vlse32.v e32m4", ...} -> the set of vtypes; absent key -> empty set.
+  std::unordered_set<std::string> notes(const json& entry, const char* key, const std::string& where) const {
+    std::unordered_set<std::string> out;
+    auto it = entry.find(key);
+    if (it == entry.end()) return out;
+    if (!it->is_object()) malformed(path_, where + "." + key + " is not an object of vtype -> neighbour");
+    for (const auto& [vtype, v] : it->items()) {
+      if (!v.is_string()) malformed(path_, where + "." + key + "." + vtype + " is not a string");
+      out.insert(vtype);
+    }
+    return out;
+  }
+
   // {"e32m4": 4, ...} -> map; absent key -> empty map.
   std::unordered_map<std::string, double> per_vtype(const json& entry, const char* key,
                                                     const std::string& where, bool required) const {
@@ -135,6 +149,10 @@ X60Table X60Table::load(const std::filesystem::path& json_path) {
       if (!m->is_boolean()) malformed(json_path, where + ".measured is not true/false");
       c.measured = m->get<bool>();
     }
+    if (auto d = e.find("derived"); d != e.end()) {
+      if (!d->is_string()) malformed(json_path, where + ".derived is not a string");
+      c.derived = true;
+    }
     t.scalar_.emplace(name, c);
   }
 
@@ -149,6 +167,18 @@ X60Table X60Table::load(const std::filesystem::path& json_path) {
     v.rthroughput = r.per_vtype(e, "rthroughput", where, true);
     v.masked_rthroughput = r.per_vtype(e, "masked_rthroughput", where, false);
     v.latency = r.per_vtype(e, "latency", where, false);
+    v.derived = r.notes(e, "derived", where);
+    v.masked_derived = r.notes(e, "masked_derived", where);
+    // The worst case over every vtype, for vtypes without a cell: costed once here.
+    v.worst = v.worst_masked = InsnCost{0, 0, v.unit, v.measured, false};
+    for (const auto& [key, rt] : v.rthroughput) {
+      const double* lat = find_figure(v.latency, key);
+      const double* mrt = find_figure(v.masked_rthroughput, key);
+      v.worst.rthroughput = std::max(v.worst.rthroughput, rt);
+      v.worst_masked.rthroughput = std::max(v.worst_masked.rthroughput, mrt != nullptr ? *mrt : rt);
+      v.worst.latency = std::max(v.worst.latency, lat != nullptr ? *lat : rt);
+    }
+    v.worst_masked.latency = v.worst.latency;
     t.vector_.emplace(name, std::move(v));
   }
   return t;
@@ -162,7 +192,11 @@ std::optional<InsnCost> X60Table::vector(std::string_view mnemonic, bool masked,
   const std::string key = riscv::vtype_key(vt);
 
   const double* rt = masked ? find_figure(e.masked_rthroughput, key) : nullptr;
-  if (rt == nullptr) rt = find_figure(e.rthroughput, key);
+  bool derived = rt != nullptr && e.masked_derived.count(key) != 0;
+  if (rt == nullptr) {
+    rt = find_figure(e.rthroughput, key);
+    derived = e.derived.count(key) != 0;
+  }
   if (rt == nullptr) return std::nullopt;
 
   InsnCost c;
@@ -170,8 +204,15 @@ std::optional<InsnCost> X60Table::vector(std::string_view mnemonic, bool masked,
   const double* lat = find_figure(e.latency, key);
   c.latency = lat != nullptr ? *lat : *rt;
   c.unit = e.unit;
-  c.measured = e.measured;
+  c.measured = e.measured || derived;  // derived figures are measured neighbours' figures
+  c.derived = derived;
   return c;
+}
+
+std::optional<InsnCost> X60Table::vector_worst(std::string_view mnemonic, bool masked) const {
+  auto it = vector_.find(std::string(mnemonic));
+  if (it == vector_.end() || it->second.rthroughput.empty()) return std::nullopt;
+  return masked ? it->second.worst_masked : it->second.worst;
 }
 
 std::optional<InsnCost> X60Table::scalar(std::string_view mnemonic) const {

@@ -1,30 +1,42 @@
 /*
- * eok's QEMU TCG plugin for the virtual K1 board.
+ * eok's QEMU TCG plugin: the trusted observer of a run on the virtual K1 board.
  *
- * What it records, for the cost model in evaluator/cost_model/:
- *  - every translation block executed inside the timed region: its guest address, raw instruction bytes
- *    and execution count (inline counters, no callback per block), and the vtype it runs under. Every
- *    vset{i}vli ends a block in QEMU and QEMU keys blocks by vtype, so the vtype set by the most recently
- *    executed vset instruction (tracked by an exec callback on each one) is the vtype of a block being
- *    translated now. vsetvl (register form) makes the vtype unknown (-1): the model costs it as worst case.
- *  - every memory access inside the timed region, fed to a two-level cache simulation (cache_sim.c).
- * The timed region is delimited by marker instructions (evaluator/target/eok_markers.h) that only the
- * trusted harness executes. It also installs the seccomp sandbox (sandbox.c) before the guest's first
- * instruction runs.
+ * The guest process is the harness linked with one untrusted candidate kernel; the plugin is the part of
+ * the run the guest cannot reach. It
+ *  - installs the emulator's seccomp allow-list (host_filter.h) before the guest's first instruction, and
+ *    checks every guest system call against the guest policy (guest_policy.h) before it happens;
+ *  - brackets every kernel call by the harness's marker instructions, honoured only at the two addresses
+ *    eok found in the linked image (call_watch.h): at a call's beginning it copies the call's buffers, at
+ *    its end it writes what the call produced (outputs, damaged guards, changed inputs, return value) to
+ *    the measurement file (measurement_protocol.h);
+ *  - rejects candidate code that runs outside a call (a constructor, an ifunc resolver, a kernel that
+ *    redirects the harness's return to keep working after the call): by block execution counts, checked
+ *    at every call's beginning, every guest system call outside calls, and exit;
+ *  - for the timed call (measure=1), records every executed translation block with its vtype and count
+ *    (inline counters) and feeds every memory access to the cache simulation (cache_sim.h), for the cost
+ *    model in evaluator/cost_model/. Every vset{i}vli ends a block in QEMU and QEMU keys blocks by vtype,
+ *    so the vtype of the most recently executed vset instruction is the vtype of a block being translated.
  *
- * Arguments (-plugin eok-k1-plugin.so,out=FILE,line=64,l1_sets=128,l1_ways=4,l2_sets=512,l2_ways=16,flush=1,
- * sandbox=1); flush=1 empties the simulated caches when the region begins, as a real run flushes them.
- * Output (text, written when the region ends): see write_profile() and evaluator/cost_model/block_profile.cc.
+ * Arguments: -plugin eok-k1-plugin.so,out=FILE,watch=FILE[,filter=FILE][,measure=1][,flush=1]
+ *            [,line=64,l1_sets=128,l1_ways=4,l2_sets=512,l2_ways=16]
+ * Without filter= the run is not sandboxed (HELLO says so and eok refuses such measurements).
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cache_sim.h"
+#include "call_watch.h"
 #include "evaluator/target/eok_markers.h"
+#include "guest_memory.h"
+#include "guest_policy.h"
+#include "host_filter.h"
+#include "measurement_file.h"
+#include "measurement_protocol.h"
 #include "qemu_plugin_api.h"
-#include "sandbox.h"
 
 EOK_PLUGIN_EXPORT int qemu_plugin_version = 1;
 
@@ -34,24 +46,117 @@ EOK_PLUGIN_EXPORT int qemu_plugin_version = 1;
 typedef struct block {
   uint64_t vaddr;
   uint64_t count;        /* incremented inline at every execution */
-  uint64_t count_before; /* count when the region began */
-  uint64_t count_region; /* executions inside the region */
+  uint64_t count_before; /* count when the timed call began */
+  uint64_t count_region; /* executions inside the timed call */
+  uint64_t count_seen;   /* candidate blocks: count when calls last accounted for it */
   int32_t vtype;
+  int candidate;
   uint32_t nbytes;
   uint8_t *bytes;
 } block_t;
 
 static struct {
-  FILE *out;
+  watch_t watch;
   block_t **blocks;
   size_t nblocks, cap;
   int32_t cur_vtype;
-  int in_region;
-  int begins, ends;
-  int sandbox_wanted, sandbox_done;
-  int flush;
+  guest_phase_t phase;
+  size_t calls_begun, calls_ended;
+  int measure, in_region, flush, started, sandboxed;
   cache_sim_t cache;
-} g = {.cur_vtype = VTYPE_NONE, .flush = 1};
+} g = {.cur_vtype = VTYPE_NONE, .flush = 1, .phase = PHASE_STARTUP};
+
+/* The guest broke a rule: say which, and end the process before it does anything else. */
+static void violation(const char *rule, const char *fmt, ...) {
+  char text[768];
+  int n = snprintf(text, sizeof text, "%s\n", rule);
+  va_list ap;
+  va_start(ap, fmt);
+  if (n > 0 && (size_t)n < sizeof text) vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
+  va_end(ap);
+  mfile_record(EOK_M_VIOLATION, text, strlen(text));
+  _exit(EOK_VIOLATION_EXIT);
+}
+
+/* Candidate code may run only inside a call: every candidate block's count must be what it was when the
+ * last call ended (or zero before the first call). */
+static void account_candidate_code(const char *when) {
+  for (size_t i = 0; i < g.nblocks; ++i) {
+    block_t *b = g.blocks[i];
+    if (!b->candidate || b->count == b->count_seen) continue;
+    violation("code-outside-call",
+              "candidate code at 0x%" PRIx64 " ran %" PRIu64 " time(s) %s; a kernel may run only inside its call", b->vaddr,
+              b->count - b->count_seen, when);
+  }
+}
+
+static void write_profile(void) {
+  uint64_t l1_dirty, any_dirty;
+  cache_sim_dirty_lines(&g.cache, &l1_dirty, &any_dirty);
+  const cache_sim_t *c = &g.cache;
+  char *text = NULL;
+  size_t len = 0;
+  FILE *m = open_memstream(&text, &len);
+  if (!m) abort();
+  fprintf(m, "eok-profile 1\nregion begins 1 ends 1\n");
+  fprintf(m,
+          "mem loads %" PRIu64 " stores %" PRIu64 " load_bytes %" PRIu64 " store_bytes %" PRIu64
+          " l1_load_misses %" PRIu64 " l1_store_misses %" PRIu64 " l1_writebacks %" PRIu64
+          " l2_load_misses %" PRIu64 " l2_store_misses %" PRIu64 " l2_writebacks %" PRIu64
+          " l1_dirty_end %" PRIu64 " dirty_end %" PRIu64 "\n",
+          c->loads, c->stores, c->load_bytes, c->store_bytes, c->l1_load_misses, c->l1_store_misses,
+          c->l1_writebacks, c->l2_load_misses, c->l2_store_misses, c->l2_writebacks, l1_dirty, any_dirty);
+  for (size_t i = 0; i < g.nblocks; ++i) {
+    const block_t *b = g.blocks[i];
+    if (b->count_region == 0) continue;
+    fprintf(m, "block %" PRIx64 " %d %" PRIu64 " ", b->vaddr, b->vtype, b->count_region);
+    for (uint32_t k = 0; k < b->nbytes; ++k) fprintf(m, "%02x", b->bytes[k]);
+    fputc('\n', m);
+  }
+  fputs("end\n", m);
+  fclose(m);
+  mfile_record(EOK_M_PROFILE, text, len);
+  free(text);
+}
+
+static void on_begin(unsigned int vcpu, void *udata) {
+  (void)vcpu;
+  (void)udata;
+  if (g.phase == PHASE_CALL) violation("measurement-markers", "a call began inside call %zu", g.calls_begun - 1);
+  if (g.calls_begun >= g.watch.ncalls) {
+    violation("measurement-markers", "call %zu began, but the plan has %zu calls", g.calls_begun, g.watch.ncalls);
+  }
+  account_candidate_code(g.calls_begun == 0 ? "before the first call" : "between calls");
+  const size_t c = g.calls_begun++;
+  const char *why = watch_call_begin(&g.watch, c);
+  if (why) violation("harness-layout", "call %zu: %s", c, why);
+  g.phase = PHASE_CALL;
+  if (g.measure && g.watch.calls[c].timed) {
+    for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_before = g.blocks[i]->count;
+    if (g.flush) cache_sim_flush(&g.cache);
+    else cache_sim_reset_counters(&g.cache);
+    g.in_region = 1;
+  }
+}
+
+static void on_end(unsigned int vcpu, void *udata) {
+  (void)vcpu;
+  (void)udata;
+  if (g.phase != PHASE_CALL) violation("measurement-markers", "a call ended that had not begun");
+  const size_t c = g.calls_ended++;
+  watch_call_end(&g.watch, c);
+  for (size_t i = 0; i < g.nblocks; ++i) {
+    block_t *b = g.blocks[i];
+    if (b->candidate) b->count_seen = b->count;
+  }
+  if (g.in_region) {
+    /* Blocks first translated inside the region started with count_before = 0 (calloc). */
+    for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_region = g.blocks[i]->count - g.blocks[i]->count_before;
+    g.in_region = 0;
+    write_profile();
+  }
+  g.phase = PHASE_HARNESS;
+}
 
 static void on_vset(unsigned int vcpu, void *udata) {
   (void)vcpu;
@@ -65,46 +170,32 @@ static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr
   cache_sim_access(&g.cache, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info));
 }
 
-static void write_profile(void) {
-  if (!g.out) return;
-  uint64_t l1_dirty, any_dirty;
-  cache_sim_dirty_lines(&g.cache, &l1_dirty, &any_dirty);
-  const cache_sim_t *c = &g.cache;
-  fprintf(g.out, "region begins %d ends %d\n", g.begins, g.ends);
-  fprintf(g.out,
-          "mem loads %" PRIu64 " stores %" PRIu64 " load_bytes %" PRIu64 " store_bytes %" PRIu64
-          " l1_load_misses %" PRIu64 " l1_store_misses %" PRIu64 " l1_writebacks %" PRIu64
-          " l2_load_misses %" PRIu64 " l2_store_misses %" PRIu64 " l2_writebacks %" PRIu64
-          " l1_dirty_end %" PRIu64 " dirty_end %" PRIu64 "\n",
-          c->loads, c->stores, c->load_bytes, c->store_bytes, c->l1_load_misses, c->l1_store_misses,
-          c->l1_writebacks, c->l2_load_misses, c->l2_store_misses, c->l2_writebacks, l1_dirty, any_dirty);
-  for (size_t i = 0; i < g.nblocks; ++i) {
-    const block_t *b = g.blocks[i];
-    if (b->count_region == 0) continue;
-    fprintf(g.out, "block %" PRIx64 " %d %" PRIu64 " ", b->vaddr, b->vtype, b->count_region);
-    for (uint32_t k = 0; k < b->nbytes; ++k) fprintf(g.out, "%02x", b->bytes[k]);
-    fputc('\n', g.out);
-  }
-  fputs("end\n", g.out);
-  fflush(g.out);
+static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
+                       uint64_t a4, uint64_t a5, uint64_t a6, uint64_t a7, uint64_t a8) {
+  (void)id;
+  (void)vcpu;
+  (void)a7;
+  (void)a8;
+  const uint64_t args[6] = {a1, a2, a3, a4, a5, a6};
+  char why[256];
+  if (guest_policy_check(g.phase, num, args, why, sizeof why)) violation("forbidden-syscall", "%s", why);
+  if (g.phase != PHASE_CALL) account_candidate_code("outside a call");
+  guest_memory_syscall(num, a1, a2, a3);
 }
 
-static void on_marker(unsigned int vcpu, void *udata) {
+static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, int64_t ret) {
+  (void)id;
   (void)vcpu;
-  if ((intptr_t)udata == EOK_MARK_BEGIN_IMM) {
-    g.begins++;
-    for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_before = g.blocks[i]->count;
-    if (g.flush) cache_sim_flush(&g.cache);
-    else cache_sim_reset_counters(&g.cache);
-    g.in_region = 1;
-  } else {
-    g.ends++;
-    if (!g.in_region) return;
-    for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_region = g.blocks[i]->count - g.blocks[i]->count_before;
-    g.in_region = 0;
-    /* Blocks first translated inside the region started with count_before = 0 (calloc). */
-    write_profile();
-  }
+  guest_memory_syscall_ret(num, ret);
+}
+
+static void on_exit_cb(qemu_plugin_id_t id, void *udata) {
+  (void)id;
+  (void)udata;
+  if (g.phase == PHASE_CALL) return; /* exited inside a call: eok sees the call never ended */
+  account_candidate_code("after the last call");
+  struct eok_m_exit rec = {(uint32_t)g.calls_ended, 0u};
+  mfile_record(EOK_M_EXIT, &rec, sizeof rec);
 }
 
 static uint32_t insn_word(const struct qemu_plugin_insn *insn) {
@@ -137,21 +228,24 @@ static int is_memory_insn(uint32_t w, size_t size) {
   return opcode == 0x03 || opcode == 0x23 || opcode == 0x07 || opcode == 0x27 || opcode == 0x2f;
 }
 
+/* The guest is loaded and about to run its first instruction. */
+static void start_guest(const struct qemu_plugin_insn *first) {
+  g.started = 1;
+  guest_memory_learn(first);
+  g.sandboxed = host_filter_install();
+  struct eok_m_hello hello = {(uint32_t)g.sandboxed, guest_memory_ok() ? 1u : 0u};
+  mfile_record(EOK_M_HELLO, &hello, sizeof hello);
+}
+
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   (void)id;
-  if (g.sandbox_wanted && !g.sandbox_done) {
-    /* The guest is loaded and about to run: from here on the process needs no new files. */
-    g.sandbox_done = sandbox_install() ? 1 : -1;
-    if (g.out) {
-      fprintf(g.out, "sandbox %s\n", g.sandbox_done == 1 ? "seccomp" : "unavailable");
-      fflush(g.out);
-    }
-  }
   size_t n = qemu_plugin_tb_n_insns(tb);
+  if (!g.started && n > 0) start_guest(qemu_plugin_tb_get_insn(tb, 0));
   block_t *b = calloc(1, sizeof *b);
   if (!b) abort();
   b->vaddr = qemu_plugin_tb_vaddr(tb);
   b->vtype = g.cur_vtype;
+  b->candidate = watch_is_candidate_code(&g.watch, b->vaddr);
   for (size_t i = 0; i < n; ++i) b->nbytes += (uint32_t)qemu_plugin_insn_size(qemu_plugin_tb_get_insn(tb, i));
   b->bytes = malloc(b->nbytes ? b->nbytes : 1);
   if (!b->bytes) abort();
@@ -162,14 +256,16 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     memcpy(b->bytes + off, qemu_plugin_insn_data(insn), sz);
     off += (uint32_t)sz;
     uint32_t w = insn_word(insn);
+    uint64_t at = qemu_plugin_insn_vaddr(insn);
     int32_t vt;
     if (vset_vtype(w, &vt)) {
       qemu_plugin_register_vcpu_insn_exec_cb(insn, on_vset, QEMU_PLUGIN_CB_NO_REGS, (void *)(intptr_t)vt);
-    } else if (w == EOK_MARK_BEGIN_INSN || w == EOK_MARK_END_INSN) {
-      intptr_t which = w == EOK_MARK_BEGIN_INSN ? EOK_MARK_BEGIN_IMM : EOK_MARK_END_IMM;
-      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_marker, QEMU_PLUGIN_CB_NO_REGS, (void *)which);
+    } else if (w == EOK_MARK_BEGIN_INSN && at == g.watch.begin_marker) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_begin, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    } else if (w == EOK_MARK_END_INSN && at == g.watch.end_marker) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, NULL);
     }
-    if (is_memory_insn(w, sz)) {
+    if (g.measure && is_memory_insn(w, sz)) {
       qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
     }
   }
@@ -189,36 +285,45 @@ static const char *arg_value(const char *arg, const char *key) {
 
 EOK_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv) {
   (void)info;
-  const char *out_path = NULL;
+  const char *out_path = NULL, *watch_path = NULL, *filter_path = NULL;
   unsigned line = 64, l1_sets = 128, l1_ways = 4, l2_sets = 512, l2_ways = 16;
   for (int i = 0; i < argc; ++i) {
     const char *v;
     if ((v = arg_value(argv[i], "out"))) out_path = v;
+    else if ((v = arg_value(argv[i], "watch"))) watch_path = v;
+    else if ((v = arg_value(argv[i], "filter"))) filter_path = v;
+    else if ((v = arg_value(argv[i], "measure"))) g.measure = strcmp(v, "0") != 0;
+    else if ((v = arg_value(argv[i], "flush"))) g.flush = strcmp(v, "0") != 0;
     else if ((v = arg_value(argv[i], "line"))) line = (unsigned)strtoul(v, NULL, 10);
     else if ((v = arg_value(argv[i], "l1_sets"))) l1_sets = (unsigned)strtoul(v, NULL, 10);
     else if ((v = arg_value(argv[i], "l1_ways"))) l1_ways = (unsigned)strtoul(v, NULL, 10);
     else if ((v = arg_value(argv[i], "l2_sets"))) l2_sets = (unsigned)strtoul(v, NULL, 10);
     else if ((v = arg_value(argv[i], "l2_ways"))) l2_ways = (unsigned)strtoul(v, NULL, 10);
-    else if ((v = arg_value(argv[i], "sandbox"))) g.sandbox_wanted = strcmp(v, "0") != 0;
-    else if ((v = arg_value(argv[i], "flush"))) g.flush = strcmp(v, "0") != 0;
     else {
       fprintf(stderr, "eok-k1-plugin: unknown argument '%s'\n", argv[i]);
       return -1;
     }
   }
+  char err[256];
+  if (!out_path || !watch_path) {
+    fprintf(stderr, "eok-k1-plugin: out= and watch= are required\n");
+    return -1;
+  }
+  if (!watch_load(watch_path, &g.watch, err, sizeof err) || (filter_path && !host_filter_load(filter_path, err, sizeof err))) {
+    fprintf(stderr, "eok-k1-plugin: %s\n", err);
+    return -1;
+  }
   if (!cache_sim_init(&g.cache, line, l1_sets, l1_ways, l2_sets, l2_ways)) {
     fprintf(stderr, "eok-k1-plugin: invalid cache geometry\n");
     return -1;
   }
-  if (out_path) {
-    g.out = fopen(out_path, "w");
-    if (!g.out) {
-      fprintf(stderr, "eok-k1-plugin: cannot write %s\n", out_path);
-      return -1;
-    }
-    fputs("eok-profile 1\n", g.out);
-    fflush(g.out);
+  if (!mfile_open(out_path)) {
+    fprintf(stderr, "eok-k1-plugin: cannot write %s\n", out_path);
+    return -1;
   }
   qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+  qemu_plugin_register_vcpu_syscall_cb(id, on_syscall);
+  qemu_plugin_register_vcpu_syscall_ret_cb(id, on_syscall_ret);
+  qemu_plugin_register_atexit_cb(id, on_exit_cb, NULL);
   return 0;
 }

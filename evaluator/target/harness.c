@@ -1,11 +1,12 @@
 /*
- * The trusted harness linked with every candidate (and with ref.c) and run on the board.
+ * The harness linked with every candidate (and with ref.c) and run on the board.
  *
- * For each case of the plan on stdin it allocates fresh buffers with guard zones and an unmapped page
- * behind them, fills inputs from the case seed, poisons outputs, calls the entry function through the
- * generated glue (eok_invoke), checks guard zones and const inputs, and writes the outputs as binary
- * records on stdout (harness_protocol.h). The timed case's call is wrapped in measurement markers. eok
- * compares the records with those of the reference run; nothing here decides correctness.
+ * For each case of the plan on stdin it maps fresh buffers where the plan says (guard zones and an
+ * unmapped page behind each), fills inputs from the case seed, poisons outputs, and calls the entry
+ * function through the generated glue (eok_invoke) between the two measurement markers. It reports
+ * nothing about the call: it shares its process with the candidate, so the trusted observer (the board's
+ * plugin) reads the buffers itself when the call ends. The only record it writes is a fault's evidence.
+ * The plan puts the timed case first, so no candidate code has run before the timed call.
  */
 #include <signal.h>
 #include <stddef.h>
@@ -30,19 +31,19 @@ typedef struct {
   double lo, hi;
   unsigned specials;
   int tight;
+  uint64_t map_addr;
   uint64_t scalar_bits;
   /* allocation */
   unsigned char *map;
   size_t map_bytes;
   unsigned char *data;
   size_t bytes;
-  size_t guard_after_bytes;
-  unsigned char *input_copy;
 } arg_t;
 
 static arg_t g_args[EOK_MAX_ARGS];
 static int g_nargs;
 static int g_case = -1;
+static uint64_t *g_ret_slot;
 
 /* ---- output ---------------------------------------------------------------------------------------- */
 
@@ -219,41 +220,44 @@ static void poison(arg_t *a) {
   }
 }
 
-/* [guard 64 B][data][guard 64 B, or none when tight] ends exactly at an unmapped page. */
+/* Maps `bytes` bytes at `addr` exactly (the plugin reads the buffers there). */
+static unsigned char *map_at(uint64_t addr, size_t bytes) {
+  void *m = mmap((void *)(uintptr_t)addr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (m == MAP_FAILED) return NULL;
+  if ((uint64_t)(uintptr_t)m != addr) {
+    munmap(m, bytes);
+    return NULL;
+  }
+  return m;
+}
+
+/* The mapping eok_layout_buffer() describes, with its guard bytes written. */
 static int allocate(arg_t *a) {
-  const size_t page = (size_t)sysconf(_SC_PAGESIZE);
   a->bytes = (size_t)a->count * type_size(a->type);
-  a->guard_after_bytes = a->tight ? 0 : EOK_GUARD_BYTES;
-  size_t used = EOK_GUARD_BYTES + a->bytes + a->guard_after_bytes;
-  size_t body = (used + page - 1) / page * page;
-  a->map_bytes = body + page;
-  void *m = mmap(NULL, a->map_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (m == MAP_FAILED) return 0;
-  a->map = m;
-  if (mprotect(a->map + body, page, PROT_NONE) != 0) return 0;
-  a->data = a->map + body - a->guard_after_bytes - a->bytes;
+  const struct eok_buffer_layout l = eok_layout_buffer(a->bytes, a->tight);
+  a->map_bytes = l.map_bytes;
+  a->map = map_at(a->map_addr, a->map_bytes);
+  if (!a->map) return 0;
+  if (mprotect(a->map + a->map_bytes - EOK_PAGE_BYTES, EOK_PAGE_BYTES, PROT_NONE) != 0) return 0;
+  a->data = a->map + l.data_offset;
   for (size_t k = 1; k <= EOK_GUARD_BYTES; ++k) a->data[-(ptrdiff_t)k] = guard_byte(k);
-  for (size_t k = 0; k < a->guard_after_bytes; ++k) a->data[a->bytes + k] = guard_byte(k + 1000);
+  for (size_t k = 0; k < l.guard_after; ++k) a->data[a->bytes + k] = guard_byte(k + 1000);
   return 1;
 }
 
 static void release(arg_t *a) {
   if (a->map) munmap(a->map, a->map_bytes);
-  free(a->input_copy);
   a->map = NULL;
-  a->input_copy = NULL;
 }
 
 /* ---- the call -------------------------------------------------------------------------------------- */
 
-__attribute__((noinline)) static void call_timed(void *const *bufs, const uint64_t *scalars, uint64_t *ret) {
+/* Every call runs between the markers; eok tells the plugin their two addresses, and the plugin honours
+ * markers nowhere else. */
+__attribute__((noinline)) void eok_harness_call(void *const *bufs, const uint64_t *scalars, uint64_t *ret) {
   __asm__ volatile("slti zero, zero, %0" ::"i"(EOK_MARK_BEGIN_IMM) : "memory");
   eok_invoke(bufs, scalars, ret);
   __asm__ volatile("slti zero, zero, %0" ::"i"(EOK_MARK_END_IMM) : "memory");
-}
-
-__attribute__((noinline)) static void call_plain(void *const *bufs, const uint64_t *scalars, uint64_t *ret) {
-  eok_invoke(bufs, scalars, ret);
 }
 
 static int parse_arg(arg_t *a) {
@@ -269,8 +273,11 @@ static int parse_arg(arg_t *a) {
   if (strcmp(kind, "buf") != 0) return 0;
   char access;
   unsigned long long count;
-  if (scanf(" %c %d %llu %d %lf %lf %u %d", &access, &a->type, &count, &a->dist, &a->lo, &a->hi, &a->specials, &a->tight) != 8)
+  unsigned long long map_addr;
+  if (scanf(" %c %d %llu %d %lf %lf %u %d %llx", &access, &a->type, &count, &a->dist, &a->lo, &a->hi, &a->specials,
+            &a->tight, &map_addr) != 9)
     return 0;
+  a->map_addr = map_addr;
   a->is_buffer = 1;
   a->access = access;
   a->count = count;
@@ -288,51 +295,17 @@ static void run_case(int index, int timed, uint64_t seed) {
       continue;
     }
     if (!allocate(a)) {
-      fprintf(stderr, "harness: cannot allocate %llu elements for argument %d\n", (unsigned long long)a->count, i);
+      fprintf(stderr, "harness: cannot map %llu elements for argument %d at 0x%llx\n", (unsigned long long)a->count, i,
+              (unsigned long long)a->map_addr);
       _exit(5);
     }
     if (a->access == 'o') poison(a);
     else fill_input(a, seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)), timed);
-    if (a->access == 'i' && a->bytes) {
-      a->input_copy = malloc(a->bytes);
-      if (!a->input_copy) _exit(5);
-      memcpy(a->input_copy, a->data, a->bytes);
-    }
     bufs[i] = a->data;
   }
-  struct eok_start_record start = {EOK_REC_START, (uint32_t)index};
-  put(&start, sizeof start);
-  uint64_t ret = 0;
   g_case = index;
-  if (timed) call_timed(bufs, scalars, &ret);
-  else call_plain(bufs, scalars, &ret);
-
-  struct eok_case_record rec = {EOK_REC_CASE, (uint32_t)index, (uint32_t)g_nargs, 0, ret};
-  put(&rec, sizeof rec);
-  for (int i = 0; i < g_nargs; ++i) {
-    arg_t *a = &g_args[i];
-    struct eok_arg_record ar;
-    memset(&ar, 0, sizeof ar);
-    ar.arg_index = (uint32_t)i;
-    ar.is_buffer = (uint32_t)a->is_buffer;
-    if (a->is_buffer) {
-      for (size_t k = 1; k <= EOK_GUARD_BYTES; ++k) {
-        if (a->data[-(ptrdiff_t)k] != guard_byte(k)) { ar.guard_before = (int64_t)k; break; }
-      }
-      for (size_t k = 0; k < a->guard_after_bytes; ++k) {
-        if (a->data[a->bytes + k] != guard_byte(k + 1000)) { ar.guard_after = (int64_t)k + 1; break; }
-      }
-      if (a->input_copy) {
-        const size_t es = type_size(a->type);
-        for (size_t k = 0; k < a->bytes; ++k) {
-          if (a->data[k] != a->input_copy[k]) { ar.input_changed = (uint32_t)(k / es) + 1; break; }
-        }
-      }
-      if (a->access != 'i') ar.data_bytes = a->bytes;
-    }
-    put(&ar, sizeof ar);
-    if (ar.data_bytes) put(a->data, a->bytes);
-  }
+  *g_ret_slot = 0;
+  eok_harness_call(bufs, scalars, g_ret_slot);
   for (int i = 0; i < g_nargs; ++i) release(&g_args[i]);
 }
 
@@ -340,12 +313,22 @@ int main(void) {
   install_fault_handlers();
   char magic[32];
   int version;
+  unsigned long long ret_addr;
   if (scanf("%31s %d", magic, &version) != 2 || strcmp(magic, "eok-plan") != 0 || version != EOK_PLAN_VERSION) {
-    fprintf(stderr, "harness: stdin is not an eok plan\n");
+    fprintf(stderr, "harness: stdin is not an eok plan (version %d)\n", EOK_PLAN_VERSION);
+    return 2;
+  }
+  if (sysconf(_SC_PAGESIZE) != EOK_PAGE_BYTES) {
+    fprintf(stderr, "harness: the page size is not %u bytes\n", EOK_PAGE_BYTES);
+    return 2;
+  }
+  char word[16];
+  if (scanf("%15s %llx", word, &ret_addr) != 2 || strcmp(word, "ret") != 0 ||
+      !(g_ret_slot = (uint64_t *)map_at(ret_addr, EOK_PAGE_BYTES))) {
+    fprintf(stderr, "harness: no return slot\n");
     return 2;
   }
   int ncases = 0;
-  char word[16];
   while (scanf("%15s", word) == 1) {
     int timed;
     unsigned long long seed;
@@ -362,7 +345,5 @@ int main(void) {
     }
     run_case(ncases++, timed, seed);
   }
-  struct eok_done_record done = {EOK_REC_DONE, (uint32_t)ncases};
-  put(&done, sizeof done);
   return 0;
 }

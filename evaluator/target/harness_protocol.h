@@ -1,26 +1,31 @@
 /*
  * The contract between eok (host) and the harness (guest): the plan the harness reads on stdin and the
- * binary records it writes on stdout. Both sides include this header; all integers are little-endian.
+ * records it writes on stdout. Both sides include this header; all integers are little-endian.
  *
  * Plan (text):
- *   eok-plan 2
+ *   eok-plan 3
+ *   ret <vaddr>                                 the 8-byte return slot (a page the harness maps there)
  *   case <timed 0|1> <seed> <nargs>            one line per case, followed by its nargs argument lines:
- *   buf <access i|o|b> <type> <count> <dist> <lo> <hi> <specials> <tight 0|1>
+ *   buf <access i|o|b> <type> <count> <dist> <lo> <hi> <specials> <tight 0|1> <map vaddr>
  *   scal <u64 bits>
- * Buffers: access i = input (checked unchanged), o = output (poisoned before the call), b = both.
- * dist: enum eok_dist. lo/hi: the input range (integers: inclusive). specials: EOK_SPECIAL_* bits. tight: the buffer
- * ends exactly at an unmapped page (over-reads fault) instead of before a 64-byte guard zone.
+ * Buffers: access i = input (must stay unchanged), o = output (poisoned before the call), b = both.
+ * dist: enum eok_dist. lo/hi: the input range (integers: inclusive). specials: EOK_SPECIAL_* bits. tight: the
+ * buffer ends exactly at an unmapped page (over-reads fault) instead of before a 64-byte guard zone.
+ * map vaddr: where the buffer's mapping starts (eok_layout_buffer() says where its data lies in it); eok
+ * tells the plugin the same addresses, and the plugin reads the buffers there.
  *
- * Records (binary), in order: for each case a START record before the call, then a CASE record with one
- * ARG record (+ data) per argument; a SIGNAL record if the program faults; DONE at the end.
+ * Records (binary): a SIGNAL record if the program faults. Everything eok checks about a call comes from
+ * the plugin (evaluator/qemu_plugin/measurement_protocol.h), not from the harness: the harness shares its
+ * process with the candidate, so what it would report could be forged.
  */
 #ifndef EOK_HARNESS_PROTOCOL_H
 #define EOK_HARNESS_PROTOCOL_H
 
 #include <stdint.h>
 
-#define EOK_PLAN_MAGIC "eok-plan 2"
-#define EOK_PLAN_VERSION 2
+#define EOK_PLAN_MAGIC "eok-plan 3"
+#define EOK_PLAN_VERSION 3
+#define EOK_PAGE_BYTES 4096u
 #define EOK_MAX_ARGS 16
 #define EOK_GUARD_BYTES 64
 
@@ -35,34 +40,7 @@ enum eok_dist { EOK_DIST_UNIFORM = 0, EOK_DIST_SORTED, EOK_DIST_NEARLY_SORTED, E
 enum eok_special { EOK_SPECIAL_NAN = 1, EOK_SPECIAL_INF = 2, EOK_SPECIAL_NEG_INF = 4, EOK_SPECIAL_ZERO = 8,
                    EOK_SPECIAL_HUGE = 16 };
 
-#define EOK_REC_START 0x54525453u  /* "STRT" */
-#define EOK_REC_CASE 0x45534143u   /* "CASE" */
 #define EOK_REC_SIGNAL 0x4c474953u /* "SIGL" */
-#define EOK_REC_DONE 0x454e4f44u   /* "DONE" */
-
-struct eok_start_record {
-  uint32_t magic;
-  uint32_t case_index;
-};
-
-struct eok_case_record {
-  uint32_t magic;
-  uint32_t case_index;
-  uint32_t nargs;
-  uint32_t reserved;
-  uint64_t ret_bits; /* the entry function's return value, zero- or sign-extended, floats as bits */
-};
-
-/* One per argument; buffers with access o or b are followed by data_bytes of output. */
-struct eok_arg_record {
-  uint32_t arg_index;
-  uint32_t is_buffer;
-  uint64_t data_bytes;
-  int64_t guard_before; /* k >= 1: the damaged guard byte nearest the buffer is k bytes before its start; 0: intact */
-  int64_t guard_after;  /* k >= 1: the first damaged guard byte is at end + k - 1; 0: intact */
-  uint32_t input_changed; /* access i: 1 + index of the first element that differs, or 0 */
-  uint32_t reserved;
-};
 
 struct eok_signal_record {
   uint32_t magic;
@@ -74,9 +52,22 @@ struct eok_signal_record {
   uint64_t buf_bytes; /* that buffer's size */
 };
 
-struct eok_done_record {
-  uint32_t magic;
-  uint32_t ncases;
+/* Where a buffer of `bytes` lies in its mapping: [guard][data][guard, or none when tight], then one unmapped
+ * page. Offsets from the mapping's start; the same arithmetic on both sides of the plan. */
+struct eok_buffer_layout {
+  uint64_t map_bytes;        /* the whole mapping, the unmapped page included */
+  uint64_t data_offset;      /* the data's offset in the mapping */
+  uint64_t guard_after;      /* guard bytes after the data (0 when tight) */
 };
+
+static inline struct eok_buffer_layout eok_layout_buffer(uint64_t bytes, int tight) {
+  struct eok_buffer_layout l;
+  l.guard_after = tight ? 0 : EOK_GUARD_BYTES;
+  const uint64_t used = EOK_GUARD_BYTES + bytes + l.guard_after;
+  const uint64_t body = (used + EOK_PAGE_BYTES - 1) / EOK_PAGE_BYTES * EOK_PAGE_BYTES;
+  l.map_bytes = body + EOK_PAGE_BYTES;
+  l.data_offset = body - l.guard_after - bytes;
+  return l;
+}
 
 #endif

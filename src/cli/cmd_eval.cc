@@ -105,7 +105,7 @@ int run_eval(const EvalOptions& opt, const GlobalOptions& global) {
   const auto resolved = evaluator::resolve_task_id(root / "kernels", opt.task);
   if (!resolved.note.empty()) log::info("{}", resolved.note);
   const evaluator::Task task = evaluator::load_task(root / "kernels" / resolved.id);
-  const std::string source = read_file(opt.kernel);
+  const std::string source = read_regular_file(opt.kernel, kKernelSourceMaxBytes, "kernel source");
   const Workspace ws = Workspace::open();
   auto session = evaluator::open_board_session(root, ws, opt.board, {opt.keep_temp});
 

@@ -56,7 +56,7 @@ int run_build(const RagOptions& opt, const GlobalOptions& global) {
     return 0;
   }
   std::printf("index    %s (%s vectors, %s)\n", dir.c_str(), r.index_kind.c_str(), r.embedder.c_str());
-  std::printf("files    %zu: %zu read and chunked, %zu unchanged since the last build, %zu skipped (empty or binary), %zu removed\n",
+  std::printf("files    %zu: %zu read and chunked, %zu unchanged since the last build, %zu skipped (empty, binary or not readable), %zu removed\n",
               r.files, r.files_chunked, r.files_reused, r.files_skipped, r.files_removed);
   std::printf("chunks   %zu, %zu embedded now%s\n", r.chunks, r.chunks_embedded, r.refitted ? " (embedder fitted anew)" : "");
   std::printf("time     %.1f s\n", r.seconds);

@@ -137,8 +137,10 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_co
       "workspace; --replay runs from that cache alone. Settings: configs/eok.toml, --config FILE, EOK_* variables,\n"
       "flags (eok search --help lists the flags; src/common/config_keys.cc every key).\n\n"
       "Ctrl-C stops after the proposals in flight; a stopped or killed run continues with --resume RUN_ID, and\n"
-      "nothing already recorded (LLM call or evaluation) is repeated.\n"
-      "Exit code: 0 finished, 7 stopped early (Ctrl-C, budget), 1-6 errors.\n\n"
+      "nothing already recorded (LLM call or evaluation) is repeated, except evaluations that failed in eok or\n"
+      "the board (infra_error): those kernels are evaluated again. Three infra_errors in a row stop the run\n"
+      "(check the setup with eok doctor, then --resume).\n"
+      "Exit code: 0 finished, 7 stopped early (Ctrl-C, budget, a failing board), 1-6 errors.\n\n"
       "Examples:\n  eok search --task mish --board k1\n  EOK_LLM_BASE_URL=http://127.0.0.1:8000/v1 eok search --task relu_f32 --iterations 3\n"
       "  eok search --resume r20261122-143005-7f3a");
   cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32)");

@@ -99,7 +99,7 @@ void Config::set(const std::string& key, const std::string& value, const std::st
 }
 
 void Config::apply_toml(const std::filesystem::path& file, const std::string& origin) {
-  const toml::table doc = parse_toml_file(file);
+  const toml::table doc = parse_toml_file(file, "settings file");
   for (const auto& [section, node] : doc) {
     const auto* table = node.as_table();
     if (!table) throw ConfigError(file.string() + ": '" + std::string(section.str()) + "' must be a [section]");

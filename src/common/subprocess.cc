@@ -67,9 +67,12 @@ void set_limit(int resource, uint64_t value) {
     (void)!write(status_fd, msg, 2);
     _exit(127);
   }
-  // Close everything else but the status pipe (close-on-exec).
+  // Close everything else but the status pipe (close-on-exec) and the descriptors passed on.
   for (int fd = 3; fd < 1024; ++fd) {
-    if (fd != status_fd) close(fd);
+    bool pass = false;
+    for (int p : spec.pass_fds) pass = pass || p == fd;
+    if (pass) fcntl(fd, F_SETFD, 0);
+    else if (fd != status_fd) close(fd);
   }
   if (strchr(argv[0], '/') != nullptr) {
     execve(argv[0], argv, envp);

@@ -33,6 +33,9 @@ struct ProcessSpec {
   std::filesystem::path stdout_path;              // empty: capture into ProcessResult::out
   size_t capture_limit = 1 << 20;                 // bytes kept of captured stdout and of stderr
   ProcessLimits limits;
+  // Descriptors the child inherits at the same numbers (e.g. a seccomp program for bubblewrap); every
+  // other descriptor but 0, 1 and 2 is closed before exec.
+  std::vector<int> pass_fds;
   // When set, checked a few times a second: once it is true the child's process group gets one SIGINT
   // (the child runs in its own group, so a Ctrl-C at the terminal does not reach it by itself).
   const std::atomic<bool>* forward_interrupt = nullptr;

@@ -75,7 +75,7 @@ PromptLibrary::PromptLibrary(const fs::path& dir, const std::vector<std::string>
     const std::string name = e.path().stem().string();
     // Each user loads the prompts it renders; another command's prompts use other placeholders.
     if (!required.empty() && std::find(required.begin(), required.end(), name) == required.end()) continue;
-    const std::string text = read_file(e.path());
+    const std::string text = read_regular_file(e.path(), kSettingsFileMaxBytes, "prompt file");
     for (const auto& p : template_placeholders(text)) {
       if (std::find(known_placeholders.begin(), known_placeholders.end(), p) == known_placeholders.end()) {
         throw ConfigError(e.path().string() + ": unknown placeholder {{" + p + "}} (prompts/README.md lists them)");

@@ -72,7 +72,9 @@ class EohRun {
       absorb(run_batch(batch), population);
     }
     result_.population = population;
-    if (!result_.idea_id.empty()) {
+    // The idea is judged by what its search found; a search whose every kernel met a failing board found
+    // nothing out about it.
+    if (!result_.idea_id.empty() && held_ > 0) {
       const double best = population.empty() ? 0 : population.front().speedup();
       result_.observations.push_back({result_.idea_id, parent.speedup() > 0 ? best / parent.speedup() - 1 : 0});
     }
@@ -148,7 +150,8 @@ class EohRun {
     for (size_t i = 0; i < futures.size(); ++i) {
       AttemptResult r = futures[i].get();
       const Attempt& a = batch[i];
-      ctx_.progress.proposal(where(a), r.outcome, r.has_kernel && r.kernel.ok(), r.kernel.speedup());
+      if (r.has_kernel && r.kernel.infra_error()) ctx_.infra_error(where(a), r.kernel);
+      else ctx_.progress.proposal(where(a), r.outcome, r.has_kernel && r.kernel.ok(), r.kernel.speedup());
       out.emplace_back(a, std::move(r));
     }
     return out;
@@ -156,6 +159,9 @@ class EohRun {
 
   void absorb(const std::vector<std::pair<Attempt, AttemptResult>>& results, std::vector<ScoredKernel>& population) {
     for (const auto& [a, r] : results) {
+      // eok or the board failed: the attempt says nothing about its thought, its parent or its kernel.
+      if (r.has_kernel && r.kernel.infra_error()) continue;
+      ++held_;
       const ScoredKernel* parent = a.request.parents.empty() ? nullptr : &a.request.parents.front();
       const bool correct = r.has_kernel && r.kernel.ok();
       if (a.request.thought) {
@@ -178,6 +184,7 @@ class EohRun {
   Rng rng_;
   EohResult result_;
   std::map<int64_t, std::string> feedback_;  // parent kernel id -> why its last child failed
+  int held_ = 0;                              // attempts whose outcome tells something (not infra_error)
 };
 
 }  // namespace

@@ -11,7 +11,8 @@
 namespace eok::search {
 
 // What one proposal taught about an idea or thought: the relative improvement over its parent
-// (child speedup / parent speedup - 1), or a penalty when the proposal failed.
+// (child speedup / parent speedup - 1), or a penalty when the proposal failed. A proposal whose evaluation
+// ended in infra_error (eok or the board failed) teaches nothing and gives no observation.
 struct Observation {
   std::string id;  // idea or thought id
   double improvement = 0;
@@ -23,7 +24,7 @@ struct EohResult {
   std::string idea_id;                      // "" for plain EoH
 };
 
-// Improvement recorded for a proposal that produced no correct kernel.
+// Improvement recorded for a proposal that produced no correct kernel (infra_error excepted).
 constexpr double kFailedProposalImprovement = -0.1;
 
 // Runs search `index` of `iteration` from the run's archive (non-empty, correct kernels). Deterministic

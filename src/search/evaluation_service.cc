@@ -2,8 +2,8 @@
 
 #include <chrono>
 
+#include "src/common/error.h"
 #include "src/common/fs_util.h"
-#include "src/search/proposal.h"
 #include "src/search/sampling.h"
 
 namespace eok::search {
@@ -33,9 +33,9 @@ db::EvaluationRecord to_record(const evaluator::EvalResult& r, int64_t kernel_id
   return e;
 }
 
-EvaluationService::EvaluationService(evaluator::BoardEvaluator& evaluator, db::KernelDb& db, const evaluator::Task& task,
+EvaluationService::EvaluationService(KernelJudge& judge, db::KernelDb& db, const evaluator::Task& task,
                                      std::string board, std::string run_id, uint64_t run_seed, int concurrency)
-    : evaluator_(evaluator),
+    : judge_(judge),
       db_(db),
       task_(task),
       board_(std::move(board)),
@@ -49,31 +49,59 @@ db::EvaluationRecord EvaluationService::evaluate(const db::KernelRecord& k) {
   board_slots_.acquire();
   evaluator::EvalResult r;
   try {
-    r = evaluator_.evaluate_against_baseline(task_, k.source, seed);
+    r = judge_.judge(task_, k.source, seed);
   } catch (...) {
     board_slots_.release();
     throw;
   }
   board_slots_.release();
-  return to_record(r, k.id, evaluator_.setup());
+  db::EvaluationRecord e = to_record(r, k.id, judge_.setup());
+  count_evaluation(e);
+  return e;
+}
+
+void EvaluationService::count_evaluation(const db::EvaluationRecord& e) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  counts_.evaluated++;
+  if (e.status != "infra_error") {
+    infra_in_a_row_ = 0;
+    return;
+  }
+  counts_.infra_errors++;
+  last_infra_error_ = e.message;
+  if (++infra_in_a_row_ >= kInfraErrorsInARow) infra_failing_ = true;
+}
+
+bool EvaluationService::infra_failing() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return infra_failing_;
+}
+
+std::string EvaluationService::last_infra_error() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return last_infra_error_;
 }
 
 ScoredKernel EvaluationService::baseline() {
   db::KernelRecord k;
-  k.source = read_file(task_.ker0_path());
+  k.source = read_regular_file(task_.ker0_path(), kKernelSourceMaxBytes, "baseline kernel");
   k.op = "ker0";
   k.description = task_.approach.empty() ? "the task's baseline kernel" : task_.approach;
   k.run_id = "";  // shared by every run of the task and board
-  k.hash = kernel_hash(k.source);
+  k.hash = judge_.identity(task_, k.source);
   k.task = task_.id;
   k.board = board_;
   k.created_at = now();
   std::optional<db::KernelRecord> row = db_.get_kernel(db_.ensure_ker0(k));
-  if (auto e = db_.get_evaluation(row->id); e && e->setup == evaluator_.setup()) return {*row, *e};
+  if (auto e = db_.get_evaluation(row->id); e && e->setup == judge_.setup() && e->status != "infra_error") return {*row, *e};
   db::EvaluationRecord e = evaluate(*row);
+  if (e.status == "infra_error") {
+    // Not recorded: ker0's record is the baseline of every run and of the leaderboard.
+    throw ToolchainError("could not measure the baseline kernels/" + task_.id + "/ker0.c on board " + board_ +
+                         ": infra_error: " + e.message + ". eok or the board failed, not the kernel: check the setup with "
+                         "`eok doctor`");
+  }
   db_.insert_evaluation(e);
-  std::lock_guard<std::mutex> lock(mutex_);
-  counts_.evaluated++;
   return {*row, e};
 }
 
@@ -81,7 +109,7 @@ ScoredKernel EvaluationService::submit(db::KernelRecord k, bool* duplicate) {
   k.run_id = run_id_;
   k.task = task_.id;
   k.board = board_;
-  k.hash = kernel_hash(k.source);
+  k.hash = judge_.identity(task_, k.source);
   if (k.created_at == 0) k.created_at = now();
   if (duplicate) *duplicate = false;
 
@@ -112,11 +140,12 @@ ScoredKernel EvaluationService::submit(db::KernelRecord k, bool* duplicate) {
       result.kernel = k;
       result.kernel.id = db_.insert_kernel(k);
     }
-    if (auto e = db_.get_evaluation(result.kernel.id)) {
+    // An infra_error on record (a resumed run's kernel) says nothing about the kernel: it is evaluated again.
+    if (auto e = db_.get_evaluation(result.kernel.id); e && e->status != "infra_error") {
       result.eval = *e;
       std::lock_guard<std::mutex> lock(mutex_);
       counts_.reused++;
-    } else if (auto other = db_.find_evaluation_by_hash(task_.id, board_, k.hash, evaluator_.setup())) {
+    } else if (auto other = db_.find_evaluation_by_hash(task_.id, board_, k.hash, judge_.setup())) {
       result.eval = *other;
       result.eval.kernel_id = result.kernel.id;
       result.eval.created_at = now();
@@ -125,9 +154,12 @@ ScoredKernel EvaluationService::submit(db::KernelRecord k, bool* duplicate) {
       counts_.reused++;
     } else {
       result.eval = evaluate(result.kernel);
-      db_.insert_evaluation(result.eval);
+      db_.insert_evaluation(result.eval);  // replaces an infra_error on record
+    }
+    if (result.infra_error()) {
+      // Submissions already waiting share this evaluation; a later one evaluates the kernel again.
       std::lock_guard<std::mutex> lock(mutex_);
-      counts_.evaluated++;
+      in_flight_.erase(k.hash);
     }
     promise.set_value(result);
     return result;

@@ -1,6 +1,11 @@
 // The one way the search evaluates a kernel: recorded in the kernel database, never evaluated twice (the
 // same normalised source is evaluated once per task, board and measuring setup, across runs), at most
 // `concurrency` evaluations on the board at once, with a seed derived from the run's seed and the kernel.
+//
+// An infra_error (eok or the board failed) is recorded with its kernel, so that the user sees it, but never
+// stands for the kernel: it is not reused by hash, nor on resume, nor by a second submission in the same
+// process; the kernel is evaluated again. The service counts them in a row and says when the board looks
+// broken (infra_failing); what to do about it is the search's decision.
 #pragma once
 
 #include <cstdint>
@@ -11,9 +16,9 @@
 #include <semaphore>
 #include <string>
 
-#include "evaluator/evaluator.h"
 #include "evaluator/task.h"
 #include "src/db/kernel_db.h"
+#include "src/search/kernel_judge.h"
 
 namespace eok::search {
 
@@ -22,6 +27,8 @@ struct ScoredKernel {
   db::KernelRecord kernel;
   db::EvaluationRecord eval;
   bool ok() const { return eval.status == "ok" && eval.cycles.has_value(); }
+  // eok or the board failed: nothing is known about the kernel.
+  bool infra_error() const { return eval.status == "infra_error"; }
   double speedup() const { return eval.speedup.value_or(0); }
   double cycles() const { return eval.cycles.value_or(0); }
 };
@@ -29,14 +36,19 @@ struct ScoredKernel {
 struct EvaluationCounts {
   int64_t evaluated = 0;   // evaluations run on the board
   int64_t reused = 0;      // kernels whose evaluation was already recorded
+  int64_t infra_errors = 0;  // evaluations that ended in infra_error (counted in `evaluated` too)
 };
 
 class EvaluationService {
  public:
-  EvaluationService(evaluator::BoardEvaluator& evaluator, db::KernelDb& db, const evaluator::Task& task,
+  EvaluationService(KernelJudge& judge, db::KernelDb& db, const evaluator::Task& task,
                     std::string board, std::string run_id, uint64_t run_seed, int concurrency);
 
-  // ker0 of the task, recorded once per task and board and shared by every run.
+  // After this many evaluations in a row end in infra_error, the board is taken to be failing.
+  static constexpr int kInfraErrorsInARow = 3;
+
+  // ker0 of the task, recorded once per task and board and shared by every run. Throws ToolchainError
+  // when ker0 cannot be measured because eok or the board failed (infra_error; nothing is recorded then).
   ScoredKernel baseline();
 
   // Records `k` (source, description, parents, op, idea/thought, place) in the run and returns it with
@@ -46,10 +58,16 @@ class EvaluationService {
 
   EvaluationCounts counts() const;
 
+  // True once kInfraErrorsInARow evaluations in a row (in the order they finished) ended in infra_error;
+  // it stays true. last_infra_error(): the message of the latest one.
+  bool infra_failing() const;
+  std::string last_infra_error() const;
+
  private:
   db::EvaluationRecord evaluate(const db::KernelRecord& k);
+  void count_evaluation(const db::EvaluationRecord& e);
 
-  evaluator::BoardEvaluator& evaluator_;
+  KernelJudge& judge_;
   db::KernelDb& db_;
   const evaluator::Task& task_;
   std::string board_, run_id_;
@@ -58,6 +76,9 @@ class EvaluationService {
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_future<ScoredKernel>> in_flight_;  // by normalised hash
   EvaluationCounts counts_;
+  int infra_in_a_row_ = 0;
+  bool infra_failing_ = false;
+  std::string last_infra_error_;
 };
 
 // The evaluation record of an evaluator result (evidence and profile as JSON).

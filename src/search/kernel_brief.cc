@@ -66,6 +66,7 @@ std::string kernel_brief(const ScoredKernel& k, bool with_profile) {
 }
 
 std::string failure_feedback(const ScoredKernel& failed) {
+  if (failed.infra_error()) return "";
   std::ostringstream out;
   out << "Its status was " << failed.eval.status << ": " << failed.eval.message << "\n";
   const auto j = evidence(failed);

@@ -24,9 +24,10 @@ std::string Progress::status_locked() const {
   char buf[400];
   std::string eta = "";
   if (done_ > 0 && planned_ > done_) eta = ", ~" + format_duration(elapsed * static_cast<double>(planned_ - done_) / static_cast<double>(done_)) + " left";
-  std::snprintf(buf, sizeof buf, "%s | %lld/%lld proposals (%lld correct, %lld failed) | LLM %lld calls (%lld cached, %lld failed) | best %.3fx | %s%s%s",
+  const std::string infra = infra_ > 0 ? ", " + std::to_string(infra_) + " infra_error" : "";
+  std::snprintf(buf, sizeof buf, "%s | %lld/%lld proposals (%lld correct, %lld failed%s) | LLM %lld calls (%lld cached, %lld failed) | best %.3fx | %s%s%s",
                 phase_.c_str(), static_cast<long long>(done_), static_cast<long long>(planned_),
-                static_cast<long long>(correct_), static_cast<long long>(failed_), static_cast<long long>(calls_),
+                static_cast<long long>(correct_), static_cast<long long>(failed_), infra.c_str(), static_cast<long long>(calls_),
                 static_cast<long long>(cached_), static_cast<long long>(call_failures_), best_,
                 format_duration(elapsed).c_str(), eta.c_str(), last_.empty() ? "" : (" | " + last_).c_str());
   return buf;
@@ -62,6 +63,18 @@ void Progress::proposal(const std::string& where, const std::string& outcome, bo
     redraw_locked();
   } else {
     log::info("{}: {} (best {:.3f}x, {}/{} proposals)", where, outcome, best_, done_, planned_);
+  }
+}
+
+void Progress::infra_error(const std::string& where, const std::string& outcome) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++done_;
+  ++infra_;
+  if (terminal_ && drawn_) std::fprintf(stderr, "\r\033[K");
+  log::warn("{}: {}", where, outcome);
+  if (terminal_) {
+    last_ = where + ": infra_error";
+    redraw_locked();
   }
 }
 

@@ -20,6 +20,9 @@ class Progress {
   // One proposal finished: `where` ("iter 1 search 0 M1"), `outcome` ("ok 1.13x", "wrong_answer",
   // "no kernel: HTTP 500 ..."), whether it produced a correct kernel, and its speedup.
   void proposal(const std::string& where, const std::string& outcome, bool correct, double speedup);
+  // One proposal's evaluation failed in eok or the board (infra_error): counted apart from the kernels'
+  // failures and always logged as a line of its own, even on a terminal.
+  void infra_error(const std::string& where, const std::string& outcome);
   void llm_call(bool ok, bool cache_hit);
   void note(const std::string& line);   // a log line that does not disturb the status line
   void baseline(double speedup);        // the speedup to beat (ker0's, about 1)
@@ -38,7 +41,7 @@ class Progress {
   std::chrono::steady_clock::time_point last_draw_{};
   std::string phase_;
   std::string last_;  // the latest proposal, e.g. "iter 1 search 2 gen 1 M1: kernel #12 ok 1.020x"
-  int64_t done_ = 0, correct_ = 0, failed_ = 0;
+  int64_t done_ = 0, correct_ = 0, failed_ = 0, infra_ = 0;
   int64_t calls_ = 0, cached_ = 0, call_failures_ = 0;
   double best_ = 0;
   bool drawn_ = false;

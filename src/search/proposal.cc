@@ -4,7 +4,6 @@
 #include <regex>
 #include <vector>
 
-#include "src/common/hash.h"
 
 namespace eok::search {
 
@@ -126,44 +125,5 @@ Proposal parse_proposal(const std::string& reply, const std::string& entry) {
   p.idea = idea_from(reply.substr(0, found->start));
   return p;
 }
-
-std::string normalize_source(const std::string& source) {
-  std::string out;
-  out.reserve(source.size());
-  enum { code, line_comment, block_comment, literal } state = code;
-  char quote = 0;
-  bool pending_space = false;
-  auto emit = [&](char c) {
-    if (pending_space && !out.empty()) out += ' ';
-    pending_space = false;
-    out += c;
-  };
-  for (size_t i = 0; i < source.size(); ++i) {
-    const char c = source[i], next = i + 1 < source.size() ? source[i + 1] : '\0';
-    switch (state) {
-      case code:
-        if (c == '/' && next == '/') { state = line_comment; ++i; }
-        else if (c == '/' && next == '*') { state = block_comment; ++i; pending_space = true; }
-        else if (std::isspace(static_cast<unsigned char>(c))) pending_space = true;
-        else if (c == '"' || c == '\'') { emit(c); quote = c; state = literal; }
-        else emit(c);
-        break;
-      case line_comment:
-        if (c == '\n') { state = code; pending_space = true; }
-        break;
-      case block_comment:
-        if (c == '*' && next == '/') { state = code; ++i; }
-        break;
-      case literal:
-        out += c;
-        if (c == '\\' && next) out += source[++i];
-        else if (c == quote) state = code;
-        break;
-    }
-  }
-  return out;
-}
-
-std::string kernel_hash(const std::string& source) { return content_hash(normalize_source(source)); }
 
 }  // namespace eok::search

@@ -1,4 +1,5 @@
-// Reading a kernel proposal out of an LLM reply, defensively, and the identity of a kernel source.
+// Reading a kernel proposal out of an LLM reply, defensively. (A kernel's identity is the evaluator's:
+// KernelJudge::identity.)
 #pragma once
 
 #include <string>
@@ -17,12 +18,5 @@ struct Proposal {
 // large, not UTF-8, without such a block, with several, or with an unclosed block (a truncated reply) are
 // not candidates, and `reason` says which.
 Proposal parse_proposal(const std::string& reply, const std::string& entry);
-
-// The source with comments removed and white space collapsed: two kernels that differ only in those are
-// the same kernel, evaluated once.
-std::string normalize_source(const std::string& source);
-
-// content_hash(normalize_source(source)).
-std::string kernel_hash(const std::string& source);
 
 }  // namespace eok::search

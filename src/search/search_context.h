@@ -32,6 +32,12 @@ struct SearchContext {
     if (stop_reason.empty()) stop_reason = why;
     stop = true;
   }
+
+  // A proposal whose evaluation ended in infra_error (eok or the board failed): says so in the progress
+  // log, and stops the run (resumable) once the evaluation service finds the board failing, rather than
+  // spend the LLM budget on kernels nobody can judge. The caller counts the attempt as if it never
+  // happened: no observation for its thought, no feedback, no place in a population.
+  void infra_error(const std::string& where, const ScoredKernel& k);
 };
 
 // Effectiveness of ideas and thoughts by id, as the run currently believes it.

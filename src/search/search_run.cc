@@ -20,6 +20,7 @@
 #include "src/llm/llm_settings.h"
 #include "src/llm/llm_stats.h"
 #include "src/search/eok_loop.h"
+#include "src/search/kernel_judge.h"
 #include "src/search/llm_generator.h"
 #include "src/llm/llm_choice.h"
 #include "src/llm/prompt_library.h"
@@ -168,7 +169,8 @@ SearchOutcome run_search(SearchRequest req) {
   InterruptGuard interrupts(stop);
   const bool llm_run = method != "tuner";
   Progress progress(llm_run ? settings.planned_proposals() : settings.tuner_max_evaluations, req.terminal);
-  EvaluationService evals(*session.evaluator, *db, task, session.board.name, run.id, run.seed, settings.eval_concurrency);
+  BoardJudge board_judge(*session.evaluator);
+  EvaluationService evals(req.judge ? *req.judge : board_judge, *db, task, session.board.name, run.id, run.seed, settings.eval_concurrency);
   SearchOutcome out;
   out.run_id = run.id;
   out.task = task.id;
@@ -176,9 +178,21 @@ SearchOutcome run_search(SearchRequest req) {
   out.method = method;
 
   progress.phase("measuring ker0");
-  const ScoredKernel baseline = evals.baseline();
+  ScoredKernel baseline;
+  try {
+    baseline = evals.baseline();
+  } catch (const ToolchainError& e) {
+    // eok or the board failed: nothing was searched yet, and the run continues once the setup is fixed.
+    progress.finish();
+    db->update_run(run.id, "stopped", nlohmann::json{{"stop_reason", e.what()}}.dump());
+    throw ToolchainError(std::string(e.what()) + ", then continue the run with eok search --resume " + run.id);
+  }
   if (!baseline.ok()) {
-    throw Error("kernels/" + task.id + "/ker0.c does not pass on board " + out.board + ": " + baseline.eval.status + ": " + baseline.eval.message);
+    progress.finish();
+    const std::string why = "kernels/" + task.id + "/ker0.c does not pass on board " + out.board + ": " + baseline.eval.status +
+                            ": " + baseline.eval.message;
+    db->update_run(run.id, "failed", nlohmann::json{{"error", why}}.dump());
+    throw Error(why);
   }
   out.baseline_cycles = baseline.cycles();
   progress.baseline(baseline.speedup());
@@ -217,9 +231,14 @@ SearchOutcome run_search(SearchRequest req) {
     throw;
   }
   // Kernels on record without an evaluation (their evaluation was cut off by a kill, and the resumed
-  // search did not meet them again) are evaluated now, so that nothing in the database stays unjudged.
+  // search did not meet them again) are evaluated now, so that nothing in the database stays unjudged;
+  // so are those whose evaluation failed in eok or the board, unless the run stopped for that.
   for (const auto& row : db->kernels(task.id, run.id)) {
-    if (!row.evaluation) evals.submit(row.kernel);
+    if (evals.infra_failing()) break;
+    const bool infra = row.evaluation && row.evaluation->status == "infra_error";
+    if (row.evaluation && !(infra && !stop)) continue;
+    const ScoredKernel k = evals.submit(row.kernel);
+    if (k.infra_error()) ctx.infra_error("unjudged kernel", k);
   }
   progress.finish();
   if (stop) {
@@ -248,6 +267,7 @@ SearchOutcome run_search(SearchRequest req) {
   out.summary = {{"best_kernel_id", out.best_kernel_id}, {"best_speedup", out.best_speedup}, {"best_cycles", out.best_cycles},
                  {"baseline_cycles", out.baseline_cycles}, {"best_file", out.best_file.string()}, {"method", method},
                  {"kernels", out.totals.kernels}, {"evaluations_run", out.evaluated}, {"evaluations_reused", out.reused},
+                 {"evaluations_infra_error", counts.infra_errors},
                  {"llm_calls", out.totals.llm_calls}, {"llm_failures", out.totals.llm_failures},
                  {"cache_hits", out.totals.cache_hits}, {"prompt_tokens", out.totals.prompt_tokens},
                  {"completion_tokens", out.totals.completion_tokens}, {"cost", out.totals.cost},

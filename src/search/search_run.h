@@ -14,6 +14,8 @@
 
 namespace eok::search {
 
+class KernelJudge;
+
 struct SearchRequest {
   SearchRequest(std::filesystem::path root_dir, Workspace ws) : root(std::move(root_dir)), workspace(std::move(ws)) {}
 
@@ -26,6 +28,7 @@ struct SearchRequest {
   std::optional<std::string> new_run_id;  // the id the new run takes (eok bench records it before starting)
   bool replay = false;            // answer every LLM request from the response cache; fail on a miss
   bool terminal = false;          // draw a live status line
+  KernelJudge* judge = nullptr;   // tests: judge kernels with this instead of the board's evaluator
 };
 
 struct SearchOutcome {

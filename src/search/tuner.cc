@@ -66,6 +66,12 @@ TunerResult run_tuner(SearchContext& ctx, const ScoredKernel& baseline) {
           ctx.progress.proposal(where, skip, false, 0);
           continue;
         }
+        if (scored.infra_error()) {
+          // eok or the board failed: not one of the budget's evaluations, and a later pass may try it again.
+          ctx.infra_error(where, scored);
+          tried.erase(variants[i]);
+          continue;
+        }
         ++result.evaluations;
         char buf[48];
         std::snprintf(buf, sizeof buf, " %.3fx", scored.speedup());

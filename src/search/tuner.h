@@ -2,6 +2,7 @@
 // descent: from the defaults, try every value of one knob with the others at their best so far, keep the
 // fastest correct variant, move to the next knob, and repeat passes until nothing improves or the budget
 // of evaluations is spent. It is what `eok search` runs without an LLM, and the "Kernel Tuner" baseline.
+// A variant whose evaluation ends in infra_error is not counted against the budget and stays untried.
 #pragma once
 
 #include "src/search/search_context.h"

@@ -26,21 +26,27 @@ Task inplace_task(const std::string& tolerance_name, double atol, double rtol) {
   return t;
 }
 
-HarnessOutput output(const std::vector<float>& values, int64_t guard_after = 0) {
-  HarnessOutput out;
-  CaseOutput c;
-  ArgOutput x;
-  x.is_buffer = true;
+Measurement output(const std::vector<float>& values, int64_t guard_after = 0, uint64_t input_hash = 7) {
+  Measurement out;
+  CallOutput c;
+  BufferOutput x;
+  x.arg = 0;
   x.data.resize(values.size() * 4);
   std::memcpy(x.data.data(), values.data(), x.data.size());
   x.guard_after = guard_after;
-  c.args = {x, ArgOutput{}};
-  out.cases.push_back(c);
-  out.done = true;
+  c.buffers = {x};
+  out.calls.push_back(c);
+  out.begins.push_back({0, {input_hash}});
   return out;
 }
 
-std::vector<PlannedCase> one_case(int64_t n) { return {PlannedCase{{{"n", n}}, false, 1, false}}; }
+Measurement output_bits(const std::vector<uint32_t>& bits) {
+  std::vector<float> values(bits.size());
+  std::memcpy(values.data(), bits.data(), bits.size() * 4);
+  return output(values);
+}
+
+std::vector<PlannedCase> one_case(int64_t n) { return {PlannedCase{{{"n", n}}, false, 1, false, {}}}; }
 
 TEST(Checker, AcceptsWithinToleranceAndMatchingNonFinite) {
   Task t = inplace_task("f32_composite", 1e-5, 1e-4);
@@ -76,6 +82,33 @@ TEST(Checker, ExactMeansExact) {
   EXPECT_EQ(r.status, EvalStatus::wrong_answer);
 }
 
+TEST(Checker, ExactComparesBitForBit) {
+  Task t = inplace_task("exact", 0, 0);
+  // -0 is not +0, and a NaN's payload is part of the value.
+  CheckResult zero = compare_outputs(t, one_case(1), output({0.0f}), output({-0.0f}));
+  EXPECT_EQ(zero.status, EvalStatus::wrong_answer);
+  EXPECT_NE(zero.message.find("expected 0 got -0"), std::string::npos) << zero.message;
+  EXPECT_EQ(compare_outputs(t, one_case(1), output_bits({0x7fc00000u}), output_bits({0x7fc00001u})).status,
+            EvalStatus::wrong_answer);
+  EXPECT_EQ(compare_outputs(t, one_case(1), output_bits({0x7fc00001u}), output_bits({0x7fc00001u})).status, EvalStatus::ok);
+}
+
+TEST(Checker, PoisonIsNeverAResult) {
+  // A kernel that writes nothing leaves the harness's NaN poison: not a match for the reference's NaN.
+  Task t = inplace_task("f32_composite", 1e-5, 1e-4);
+  CheckResult r = compare_outputs(t, one_case(2), output_bits({0x7fc00000u, 0x7fc00000u}), output_bits({0x7fe5a5a5u, 0x7fc00000u}));
+  EXPECT_EQ(r.status, EvalStatus::wrong_answer);
+  ASSERT_EQ(r.mismatches.size(), 1u);
+  EXPECT_NE(r.mismatches[0].got.find("never written"), std::string::npos) << r.mismatches[0].got;
+}
+
+TEST(Checker, DifferentInputsMeanTheHarnessWasTamperedWith) {
+  Task t = inplace_task("exact", 0, 0);
+  CheckResult r = compare_outputs(t, one_case(1), output({1.0f}, 0, 7), output({1.0f}, 0, 8));
+  EXPECT_EQ(r.status, EvalStatus::rejected);
+  EXPECT_EQ(r.rule, "harness-tampered");
+}
+
 TEST(Checker, GuardDamageIsAnOutOfBoundsWrite) {
   Task t = inplace_task("exact", 0, 0);
   CheckResult r = compare_outputs(t, one_case(2), output({1, 2}), output({1, 2}, /*guard_after=*/1));
@@ -85,8 +118,7 @@ TEST(Checker, GuardDamageIsAnOutOfBoundsWrite) {
 
 TEST(Checker, MissingCaseIsNotSilentlyAccepted) {
   Task t = inplace_task("exact", 0, 0);
-  HarnessOutput empty;
-  empty.done = true;
+  Measurement empty;
   CheckResult r = compare_outputs(t, one_case(2), output({1, 2}), empty);
   EXPECT_EQ(r.status, EvalStatus::runtime_error);
 }

@@ -137,20 +137,45 @@ TEST(HarnessPlan, GlueCastsEveryArgumentAndStoresTheReturnValue) {
       << glue;
 }
 
-TEST(HarnessPlan, CasesAreChecksThenOneTimedCaseWithDistinctSeeds) {
+TEST(HarnessPlan, TheTimedCaseComesFirstThenEveryCheckWithDistinctSeeds) {
   Task t = load_task(kKernels / "relu_f32");
   auto cases = plan_cases(t, 42);
   ASSERT_EQ(cases.size(), t.checks.size() + 1);
-  EXPECT_TRUE(cases.back().timed);
-  EXPECT_EQ(cases.back().sizes, t.timed);
-  for (size_t i = 0; i + 1 < cases.size(); ++i) {
+  // Timed first: no candidate code runs before the timed call.
+  EXPECT_TRUE(cases.front().timed);
+  EXPECT_EQ(cases.front().sizes, t.timed);
+  for (size_t i = 1; i < cases.size(); ++i) {
     EXPECT_FALSE(cases[i].timed);
-    EXPECT_NE(cases[i].seed, cases.back().seed);
+    EXPECT_EQ(cases[i].sizes, t.checks[i - 1]);
+    EXPECT_NE(cases[i].seed, cases.front().seed);
   }
   EXPECT_EQ(plan_cases(t, 42)[0].seed, cases[0].seed);  // deterministic
   EXPECT_NE(plan_cases(t, 43)[0].seed, cases[0].seed);  // but fresh per evaluation seed
   const std::string plan = render_plan(t, cases);
-  EXPECT_EQ(plan.rfind("eok-plan 2\n", 0), 0u);
+  EXPECT_EQ(plan.rfind("eok-plan 3\nret 1fff000000\n", 0), 0u) << plan.substr(0, 40);
+}
+
+TEST(HarnessPlan, BuffersArePlacedWhereHarnessAndPluginBothFindThem) {
+  Task t = load_task(kKernels / "relu_f32");
+  const auto cases = plan_cases(t, 1);
+  const std::string plan = render_plan(t, cases);
+  const std::string watch = render_watch(cases, 0x100, 0x104, {{0x200, 0x280}});
+  EXPECT_NE(watch.find("markers 100 104\ncode 200 280\nret 1fff000000\n"), std::string::npos) << watch;
+  for (size_t c = 0; c < cases.size(); ++c) {
+    ASSERT_FALSE(cases[c].buffers.empty());
+    uint64_t end = 0;
+    for (const auto& b : cases[c].buffers) {
+      // The data sits between its guards, in a mapping after the previous buffer's unmapped page.
+      EXPECT_GE(b.map_addr, end);
+      EXPECT_EQ(b.data_addr - b.guard_before >= b.map_addr, true);
+      EXPECT_EQ(b.guard_after, cases[c].tight ? 0u : 64u);
+      EXPECT_EQ((b.data_addr + b.data_bytes + b.guard_after) % 4096, 0u);
+      end = b.data_addr + b.data_bytes + b.guard_after + 4096;
+      char map[32];
+      std::snprintf(map, sizeof map, " %llx\n", static_cast<unsigned long long>(b.map_addr));
+      EXPECT_NE(plan.find(map), std::string::npos) << map;
+    }
+  }
 }
 
 TEST_F(BadTask, DistBoundsMayBeSizeExpressionsEvaluatedPerCase) {
@@ -159,7 +184,7 @@ TEST_F(BadTask, DistBoundsMayBeSizeExpressionsEvaluatedPerCase) {
   Task t = load_task(task_dir_);
   EXPECT_EQ(t.args[0].dist, Dist::offsets);
   const std::string plan = render_plan(t, plan_cases(t, 1));
-  // buf <access> <type> <count> <dist> <lo> <hi> ...: n = 1 (check), then n = 8 (timed)
+  // buf <access> <type> <count> <dist> <lo> <hi> ...: n = 8 (timed), then n = 1 (check)
   EXPECT_NE(plan.find("buf b 2 1 3 0 0 "), std::string::npos) << plan;
   EXPECT_NE(plan.find("buf b 2 8 3 0 7 "), std::string::npos) << plan;
   // An empty range for an empty buffer draws nothing; for a non-empty one it is the task's mistake.

@@ -116,6 +116,18 @@ TEST(PerfHistoryLoad, CorruptAndPartialFilesAreCountedWarnings) {
   EXPECT_EQ(partial_run->benchmarks.count("bench.short"), 0u);
 }
 
+TEST(PerfHistoryLoad, ResultFilesThatAreNotRegularFilesAreSkippedWithTheReason) {
+  TempDir dir(fs::temp_directory_path(), "eok-perf-");
+  write_asv_run(dir.path(), "m", bench_commit(1), kStart, {{"bench.gemm", gemm({1, 2, 3, 4, 5, 6})}});
+  fs::create_symlink("/proc/self/status", dir.path() / "results" / "m" / "ffffffff-env.json");
+  const PerfHistory h = load_perf_history(dir.path());
+  EXPECT_EQ(h.files_seen, 2u);
+  EXPECT_EQ(h.runs.size(), 1u);
+  bool said = false;
+  for (const auto& w : h.warnings) said |= w.find("ffffffff-env.json") != std::string::npos && w.find("/proc or /sys") != std::string::npos;
+  EXPECT_TRUE(said) << ::testing::PrintToString(h.warnings);
+}
+
 TEST(PerfHistoryLoad, NoResultsAtAllIsAnError) {
   TempDir dir(fs::temp_directory_path(), "eok-perf-");
   EXPECT_THROW(load_perf_history(dir.path() / "missing"), NotFoundError);

@@ -1,5 +1,6 @@
 // The eok program as users run it: exit codes, --json output, errors that say what to do.
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 
 #include <nlohmann/json.hpp>
 
@@ -66,6 +67,33 @@ TEST_F(EokCli, UserMistakesGetClearMessagesAndExitCodes) {
   ProcessResult no_args = eok({"eval"});
   EXPECT_NE(no_args.exit_code, 0);
   EXPECT_NE(no_args.err.find("--task is required"), std::string::npos) << no_args.err;
+}
+
+TEST_F(EokCli, InputsThatAreNotRegularFilesOrTooLargeAreRefusedAtOnce) {
+  // A regression would read /dev/zero without end: bounded in time and memory, it fails instead of
+  // taking the machine down.
+  auto bounded = [](std::vector<std::string> args) { return run_eok(args, home_->path(), 60, 4ull << 30); };
+  ProcessResult zero = bounded({"eval", "--task", "relu_f32", "--kernel", "/dev/zero"});
+  EXPECT_EQ(zero.exit_code, 2) << zero.err;
+  EXPECT_FALSE(zero.timed_out);
+  EXPECT_NE(zero.err.find("kernel source /dev/zero is a character device, not a regular file"), std::string::npos) << zero.err;
+
+  TempDir dir(fs::temp_directory_path(), "eok-cli-inputs-");
+  const fs::path fifo = dir.path() / "kernel.c";
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  ProcessResult pipe = bounded({"eval", "--task", "relu_f32", "--kernel", fifo.string()});
+  EXPECT_EQ(pipe.exit_code, 2) << pipe.err;
+  EXPECT_NE(pipe.err.find("is a FIFO (named pipe), not a regular file"), std::string::npos) << pipe.err;
+
+  const fs::path big = dir.path() / "big.c";
+  write_file_atomic(big, std::string(kKernelSourceMaxBytes + 1, ' '));
+  ProcessResult large = bounded({"eval", "--task", "relu_f32", "--kernel", big.string()});
+  EXPECT_EQ(large.exit_code, 2) << large.err;
+  EXPECT_NE(large.err.find("over eok's limit of 256 KiB"), std::string::npos) << large.err;
+
+  ProcessResult config = bounded({"search", "--task", "relu_f32", "--config", "/dev/zero"});
+  EXPECT_EQ(config.exit_code, 2) << config.err;
+  EXPECT_NE(config.err.find("settings file /dev/zero is a character device"), std::string::npos) << config.err;
 }
 
 TEST_F(EokCli, HelpTeachesAndVersionAnswers) {

@@ -127,6 +127,21 @@ TEST(DocIndex, ErrorsSayWhatToDo) {
   EXPECT_NO_THROW(DocIndex::load(c.index));
 }
 
+TEST(DocIndex, WhatIsNotARegularDocumentIsRefusedWhenNamedAndSkippedInAFolder) {
+  Corpus c;
+  // A /proc file calls itself regular; what it holds is made up when read (and may be the host's secrets).
+  fs::create_symlink("/proc/self/status", c.docs / "status.md");
+  const DocBuildReport r = DocIndex::build({c.docs}, c.index);
+  EXPECT_EQ(r.files_chunked, 3u);
+  EXPECT_EQ(r.files_skipped, 1u);
+  ASSERT_EQ(r.skipped.size(), 1u);
+  EXPECT_NE(r.skipped[0].find("status.md"), std::string::npos) << r.skipped[0];
+  EXPECT_NE(r.skipped[0].find("/proc or /sys"), std::string::npos) << r.skipped[0];
+  for (const auto& ch : DocIndex::load(c.index).chunks()) EXPECT_NE(ch.source, "notes/status.md");
+  // Named on its own, it is an error that says what is wrong.
+  EXPECT_THROW(DocIndex::build({c.docs / "status.md"}, c.index), ConfigError);
+}
+
 // The retrieval set of tests/fixtures/rag/retrieval_set.json over the shared RVV corpus: recall@5 with the
 // offline embedder must be at least 0.8 (the goal). Skipped without the shared data.
 TEST(DocIndexRetrievalSet, RecallAtFiveOverTheSharedCorpus) {

@@ -49,13 +49,5 @@ TEST(Proposal, UnusableRepliesSayWhy) {
   EXPECT_FALSE(parse_proposal("```c\nvoid g(int *a) { k(a); }\n```", "k").ok);
 }
 
-TEST(KernelIdentity, CommentsAndWhiteSpaceDoNotMakeANewKernel) {
-  const std::string a = "void k(int *a) {\n  a[0] = 1; // one\n}\n";
-  const std::string b = "/* variant */\nvoid k(int *a) {   a[0] = 1;\n\n}";
-  EXPECT_EQ(kernel_hash(a), kernel_hash(b));
-  EXPECT_NE(kernel_hash(a), kernel_hash("void k(int *a) { a[0] = 2; }"));
-  EXPECT_EQ(normalize_source("x = \"a  //b\";  // c"), "x = \"a  //b\";");
-}
-
 }  // namespace
 }  // namespace eok::search

@@ -1,5 +1,14 @@
 #include "support/board_fixture.h"
 
+#include <elf.h>
+
+#include <cstring>
+#include <sstream>
+
+#include "evaluator/elf_object.h"
+#include "evaluator/qemu_plugin/measurement_protocol.h"
+#include "evaluator/qemu_runner.h"
+#include "evaluator/target/eok_markers.h"
 #include "evaluator/toolchain.h"
 
 namespace eok::testing {
@@ -14,7 +23,8 @@ fs::path source_root() { return EOK_SOURCE_DIR; }
 
 std::string read_fixture(const std::string& relative) { return read_file(fs::path(EOK_TEST_DATA_DIR) / "fixtures" / relative); }
 
-ProcessResult run_eok(const std::vector<std::string>& args, const fs::path& home, double wall_seconds) {
+ProcessResult run_eok(const std::vector<std::string>& args, const fs::path& home, double wall_seconds,
+                      uint64_t address_space_bytes) {
   ProcessSpec spec;
   spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
@@ -23,6 +33,7 @@ ProcessResult run_eok(const std::vector<std::string>& args, const fs::path& home
   if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
   spec.env = env;
   spec.limits.wall_seconds = wall_seconds;
+  spec.limits.address_space_bytes = address_space_bytes;
   return run_process(spec);
 }
 
@@ -55,14 +66,61 @@ fs::path build_program(const fs::path& dir, const std::string& source, const std
   return exe;
 }
 
-ProcessResult run_with_plugin(const evaluator::BoardProfile& board, const fs::path& program, const fs::path& profile,
-                              bool sandbox) {
-  ProcessSpec spec;
-  spec.argv = {"qemu-riscv64", "-cpu", board.qemu.cpu, "-plugin",
-               evaluator::plugin_path().string() + ",out=" + profile.string() + ",sandbox=" + (sandbox ? "1" : "0"),
-               program.string()};
-  spec.limits.wall_seconds = 60;
-  return run_process(spec);
+namespace {
+
+// The first begin and end marker words in the program's executable pages.
+std::pair<uint64_t, uint64_t> find_markers(const std::string& image) {
+  evaluator::ElfObject elf(image, ET_EXEC);
+  uint64_t begin = 0, end = 0;
+  for (const auto& seg : elf.segments()) {
+    if (seg.type != PT_LOAD || !(seg.flags & PF_X)) continue;
+    for (uint64_t off = 0; off + 4 <= seg.filesz; off += 2) {
+      uint32_t w;
+      std::memcpy(&w, image.data() + seg.offset + off, 4);
+      if (w == EOK_MARK_BEGIN_INSN && !begin) begin = seg.vaddr + off;
+      if (w == EOK_MARK_END_INSN && !end) end = seg.vaddr + off;
+    }
+  }
+  return {begin, end};
+}
+
+}  // namespace
+
+std::pair<uint64_t, uint64_t> symbol_range(const fs::path& program, const std::string& name) {
+  const std::string image = read_file(program);
+  evaluator::ElfObject elf(image, ET_EXEC);
+  for (const auto& sym : elf.symbols()) {
+    if (sym.name == name) return {sym.value, sym.size};
+  }
+  ADD_FAILURE() << "no symbol " << name << " in " << program;
+  return {0, 0};
+}
+
+PluginRun run_watched(const evaluator::BoardProfile& board, const fs::path& program, int calls,
+                      const std::vector<std::pair<uint64_t, uint64_t>>& code, const std::string& watch) {
+  static const evaluator::Toolchain tools = evaluator::find_toolchain(board);
+  static const evaluator::sandbox::Sandbox sandbox(evaluator::sandbox_system_paths(tools));
+  std::string w = watch;
+  if (w.empty()) {
+    const auto [begin, end] = find_markers(read_file(program));
+    std::ostringstream s;
+    s << EOK_WATCH_MAGIC << "\n" << std::hex << "markers " << begin << " " << end << "\nret 0\n";
+    for (const auto& [lo, hi] : code) s << "code " << lo << " " << hi << "\n";
+    s << std::dec;
+    for (int c = 0; c < calls; ++c) s << "call " << c << " " << (c == 0 ? 1 : 0) << " 0\n";
+    w = s.str();
+  }
+  evaluator::QemuRunner runner(board, tools, sandbox);
+  evaluator::RunOutcome o = runner.run({program, "", w, program.parent_path(), true, 60});
+  return {o.process, evaluator::parse_measurement(o.measurement), o.harness};
+}
+
+ProcessResult run_with_plugin(const evaluator::BoardProfile& board, const fs::path& program, const fs::path& profile) {
+  PluginRun r = run_watched(board, program, 1);
+  const std::string& m = read_file(program.parent_path() / "measure.bin");
+  const size_t pos = m.find("eok-profile 1");
+  if (pos != std::string::npos) write_file_atomic(profile, m.substr(pos, m.find("end\n", pos) + 4 - pos));
+  return r.process;
 }
 
 }  // namespace eok::testing

@@ -1,0 +1,108 @@
+// eok search when the board keeps failing (infra_error): the run stops instead of spending the LLM budget
+// on kernels nobody can judge, says what to check, and a resumed run evaluates those kernels again.
+#include <gtest/gtest.h>
+
+#include "src/common/error.h"
+#include "src/search/search_run.h"
+#include "support/board_fixture.h"
+#include "support/fake_openai_server.h"
+#include "support/scripted_search.h"
+
+namespace eok::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+// A distinct, parseable kernel for every request (by its seed).
+FakeReply kernel_reply(const RecordedRequest& req) {
+  const uint64_t seed = req.json().value("seed", uint64_t{0});
+  return FakeReply::completion("Idea: a variant\n```c\n#include <stddef.h>\nstatic int variant_" + std::to_string(seed) +
+                               ";\nvoid relu_f32(float *x, size_t n) { (void)x; (void)n; }\n```\n");
+}
+
+class SearchWithFailingBoard : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    home_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-infra-search-");
+    server_.set_responder(kernel_reply);
+  }
+  search::SearchRequest request() {
+    search::SearchRequest r{source_root(), Workspace::open(home_->path())};
+    r.task = "relu_f32";
+    r.config = Config::load(source_root());
+    r.config.set("llm.base_url", server_.base_url());
+    r.config.set("llm.model", "fake-coder");
+    r.config.set("search.method", "eoh");
+    r.config.set("search.iterations", "2");
+    r.config.set("search.parallel", "2");
+    r.config.set("search.population", "3");
+    r.config.set("search.generations", "1");
+    r.config.set("search.seed", "5");
+    r.config.set("search.rag", "none");
+    return r;
+  }
+
+  FakeOpenAiServer server_;
+  std::unique_ptr<TempDir> home_;
+};
+
+TEST_F(SearchWithFailingBoard, StopsSaysWhatToCheckAndResumesByEvaluatingAgain) {
+  std::string ker0 = read_file(source_root() / "kernels" / "relu_f32" / "ker0.c");
+  ScriptedJudge broken;  // ker0 was measured; then every evaluation fails in the board
+  broken.verdict = [&](const std::string& s) { return s == ker0 ? evaluator::EvalStatus::ok : evaluator::EvalStatus::infra_error; };
+  search::SearchRequest req = request();
+  req.judge = &broken;
+  const search::SearchOutcome first = search::run_search(req);
+  EXPECT_EQ(first.state, "stopped");
+  EXPECT_NE(first.stop_reason.find("eok doctor"), std::string::npos) << first.stop_reason;
+  // The first iteration's initial proposals were in flight; nothing more was asked of the LLM.
+  EXPECT_LE(server_.chat_requests().size(), 6u);
+  auto db = db::KernelDb::open(req.workspace.database_path());
+  EXPECT_EQ(db->get_run(first.run_id)->state, "stopped");
+  EXPECT_TRUE(db->idea_updates(first.run_id).empty());
+  const auto first_kernels = db->kernels("relu_f32", first.run_id);
+  ASSERT_FALSE(first_kernels.empty());
+  for (const auto& row : first_kernels) {
+    ASSERT_TRUE(row.evaluation);
+    EXPECT_EQ(row.evaluation->status, "infra_error");  // recorded for the user to see, not reused
+  }
+
+  ScriptedJudge healthy;
+  search::SearchRequest again = request();
+  again.resume_run = first.run_id;
+  again.judge = &healthy;
+  const search::SearchOutcome second = search::run_search(again);
+  EXPECT_EQ(second.state, "finished") << second.stop_reason;
+  for (const auto& row : first_kernels) EXPECT_EQ(healthy.calls(row.kernel.source), 1) << "kernel #" << row.kernel.id;
+  for (const auto& row : db->kernels("relu_f32", first.run_id)) {
+    ASSERT_TRUE(row.evaluation) << "kernel #" << row.kernel.id;
+    EXPECT_NE(row.evaluation->status, "infra_error") << "kernel #" << row.kernel.id;
+  }
+  // What the LLM was told never blamed a kernel for the board's failure.
+  for (const auto& r : server_.chat_requests()) EXPECT_EQ(r.body.find("infra_error"), std::string::npos);
+}
+
+TEST_F(SearchWithFailingBoard, Ker0ThatCannotBeMeasuredStopsTheRunBeforeAnyLlmCall) {
+  ScriptedJudge broken;
+  broken.verdict = [](const std::string&) { return evaluator::EvalStatus::infra_error; };
+  search::SearchRequest req = request();
+  req.judge = &broken;
+  try {
+    search::run_search(req);
+    FAIL() << "a search started without a measured ker0";
+  } catch (const ToolchainError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("eok doctor"), std::string::npos) << what;
+    EXPECT_NE(what.find("eok search --resume"), std::string::npos) << what;
+  }
+  EXPECT_TRUE(server_.chat_requests().empty());
+  auto db = db::KernelDb::open(req.workspace.database_path());
+  const auto runs = db->list_runs();
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].state, "stopped");
+  EXPECT_FALSE(db->find_ker0("relu_f32", "k1") && db->get_evaluation(db->find_ker0("relu_f32", "k1")->id))
+      << "ker0's infra_error was recorded as its evaluation";
+}
+
+}  // namespace
+}  // namespace eok::testing

@@ -1,0 +1,107 @@
+// Test support for the search without a board or an LLM: a KernelJudge whose verdicts the test scripts
+// (infrastructure failures on demand) and a Generator that answers every proposal from a function.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "src/common/hash.h"
+#include "src/search/generator.h"
+#include "src/search/kernel_judge.h"
+
+namespace eok::testing {
+
+// Judges by the source's text: "INFRA" ends in infra_error, "WRONG" in wrong_answer, anything else is
+// correct with the cycles of "CYCLES=<n>" (1000 without one; ker0 is expected to have none). `verdict`,
+// when set, overrides this for every source. Counts the judgements of each source.
+class ScriptedJudge final : public search::KernelJudge {
+ public:
+  static constexpr double kBaselineCycles = 1000;
+
+  std::function<evaluator::EvalStatus(const std::string& source)> verdict;
+
+  evaluator::EvalResult judge(const evaluator::Task& task, const std::string& source, uint64_t seed) override {
+    evaluator::EvalStatus status = evaluator::EvalStatus::ok;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      ++calls_[source];
+      if (verdict) status = verdict(source);
+      else if (source.find("INFRA") != std::string::npos) status = evaluator::EvalStatus::infra_error;
+      else if (source.find("WRONG") != std::string::npos) status = evaluator::EvalStatus::wrong_answer;
+    }
+    evaluator::EvalResult r;
+    r.task = task.id;
+    r.seed = seed;
+    r.status = status;
+    if (status == evaluator::EvalStatus::infra_error) {
+      r.message = "the reference of " + task.id + " failed (scripted)";
+    } else if (status == evaluator::EvalStatus::wrong_answer) {
+      r.message = "output differs from the reference";
+      r.mismatches.push_back({0, "n=33", "x", 3, "1.0", "2.0"});
+    } else if (status == evaluator::EvalStatus::ok) {
+      double cycles = kBaselineCycles;
+      if (auto at = source.find("CYCLES="); at != std::string::npos) cycles = std::stod(source.substr(at + 7));
+      r.message = "correct";
+      r.cycles = cycles;
+      r.baseline_cycles = kBaselineCycles;
+      r.speedup = kBaselineCycles / cycles;
+    }
+    return r;
+  }
+
+  const std::string& setup() const override { return setup_; }
+  // The text itself: every source its own kernel.
+  std::string identity(const evaluator::Task& task, const std::string& source) override {
+    return content_hash(task.id + "\n" + source);
+  }
+
+  int calls(const std::string& source) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = calls_.find(source);
+    return it == calls_.end() ? 0 : it->second;
+  }
+  int total_calls() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    int n = 0;
+    for (const auto& [s, c] : calls_) n += c;
+    return n;
+  }
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<std::string, int> calls_;
+  std::string setup_ = "scripted-judge";
+};
+
+// Answers every proposal with source_for(request) and records the requests it was given.
+class ScriptedGenerator final : public search::Generator {
+ public:
+  explicit ScriptedGenerator(std::function<std::string(const search::ProposalRequest&)> source_for)
+      : source_for_(std::move(source_for)) {}
+
+  search::GeneratedKernel propose(const search::ProposalRequest& req) override {
+    search::GeneratedKernel g;
+    g.source = source_for_(req);
+    g.ok = true;
+    g.idea = "scripted " + req.op;
+    std::lock_guard<std::mutex> lock(mutex_);
+    requests_.push_back(req);
+    return g;
+  }
+  void attach(int64_t, int64_t) override {}
+
+  std::vector<search::ProposalRequest> requests() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return requests_;
+  }
+
+ private:
+  std::function<std::string(const search::ProposalRequest&)> source_for_;
+  mutable std::mutex mutex_;
+  std::vector<search::ProposalRequest> requests_;
+};
+
+}  // namespace eok::testing
