@@ -30,10 +30,12 @@ struct ImageVerdict {
 };
 
 // The output section the link puts every .text* input section of the candidate in (kCandidateLinkScript),
-// so that the image itself says where the candidate's code is.
+// so that the image itself says where the candidate's code is. It starts on a page of its own: where a
+// kernel's loops cross a page (and QEMU splits their blocks) depends on the kernel alone, not on the size
+// of the C library linked before it.
 inline constexpr const char* kCandidateSection = ".eok_candidate";
 inline constexpr const char* kCandidateLinkScript =
-    "SECTIONS { .eok_candidate : { *candidate.o(.text .text.*) } } INSERT AFTER .text;\n";
+    "SECTIONS { .eok_candidate ALIGN(4096) : { *candidate.o(.text .text.*) } } INSERT AFTER .text;\n";
 
 // `exe`: the static executable; `with_candidate`: it was linked with kCandidateLinkScript.
 // Rules: no segment is both writable and executable, the stack is not executable; executable pages hold

@@ -21,6 +21,8 @@ namespace eok::evaluator {
 namespace {
 
 constexpr size_t kMaxSourceBytes = 256 * 1024;
+// Macros expanded and headers included: the standard headers come to a few hundred KiB.
+constexpr size_t kMaxPreprocessedBytes = 8u << 20;
 // Everything a kernel brings into memory (code, tables, static data): generous for lookup tables, and
 // far from what it would take to ship precomputed answers.
 constexpr uint64_t kMaxAllocatedBytes = 16ull << 20;
@@ -122,6 +124,10 @@ std::optional<Violation> check_source(std::string_view source) {
 }
 
 std::optional<Violation> check_preprocessed(const Preprocessed& pp, const std::string& main_file) {
+  if (pp.text.size() > kMaxPreprocessedBytes) {
+    return Violation{"source-size", "preprocessed (macros expanded), the source is " + std::to_string(pp.text.size() >> 20) +
+                                        " MiB; the limit is " + std::to_string(kMaxPreprocessedBytes >> 20) + " MiB"};
+  }
   std::string allowed;
   for (const char* h : kAllowedHeaders) allowed += std::string(allowed.empty() ? "" : ", ") + "<" + h + ">";
   for (const auto& header : pp.direct_headers) {

@@ -245,7 +245,6 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   if (!b) abort();
   b->vaddr = qemu_plugin_tb_vaddr(tb);
   b->vtype = g.cur_vtype;
-  b->candidate = watch_is_candidate_code(&g.watch, b->vaddr);
   for (size_t i = 0; i < n; ++i) b->nbytes += (uint32_t)qemu_plugin_insn_size(qemu_plugin_tb_get_insn(tb, i));
   b->bytes = malloc(b->nbytes ? b->nbytes : 1);
   if (!b->bytes) abort();
@@ -257,6 +256,8 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     off += (uint32_t)sz;
     uint32_t w = insn_word(insn);
     uint64_t at = qemu_plugin_insn_vaddr(insn);
+    /* A block is the candidate's if any instruction of it is (one may run on from other code into it). */
+    if (watch_is_candidate_code(&g.watch, at)) b->candidate = 1;
     int32_t vt;
     if (vset_vtype(w, &vt)) {
       qemu_plugin_register_vcpu_insn_exec_cb(insn, on_vset, QEMU_PLUGIN_CB_NO_REGS, (void *)(intptr_t)vt);

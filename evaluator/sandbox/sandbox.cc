@@ -61,7 +61,7 @@ int parse_status(const std::string& json, bool* child_started) {
 }  // namespace
 
 fs::path find_bwrap() {
-  if (const char* v = std::getenv("EOK_BWRAP"); v && *v) return v;
+  if (const char* v = std::getenv("EOK_BWRAP"); v && *v) return access(v, X_OK) == 0 ? fs::path(v) : fs::path();
   auto p = find_on_path("bwrap");
   return p ? *p : fs::path();
 }

@@ -82,6 +82,26 @@ std::string EvaluationService::last_infra_error() const {
   return last_infra_error_;
 }
 
+std::optional<db::EvaluationRecord> EvaluationService::recheck(const db::KernelRecord& k, int times) {
+  for (int attempt = 0; attempt < times; ++attempt) {
+    const uint64_t seed = derive_seed(run_seed_, {0x72656368u /* "rech" */, static_cast<uint64_t>(k.id),
+                                                  static_cast<uint64_t>(attempt)});
+    board_slots_.acquire();
+    evaluator::EvalResult r;
+    try {
+      r = judge_.judge(task_, k.source, seed);
+    } catch (...) {
+      board_slots_.release();
+      throw;
+    }
+    board_slots_.release();
+    if (r.status != evaluator::EvalStatus::ok && r.status != evaluator::EvalStatus::infra_error) {
+      return to_record(r, k.id, judge_.setup());
+    }
+  }
+  return std::nullopt;
+}
+
 ScoredKernel EvaluationService::baseline() {
   db::KernelRecord k;
   k.source = read_regular_file(task_.ker0_path(), kKernelSourceMaxBytes, "baseline kernel");

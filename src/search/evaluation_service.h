@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <semaphore>
 #include <string>
 
@@ -57,6 +58,11 @@ class EvaluationService {
   ScoredKernel submit(db::KernelRecord k, bool* duplicate = nullptr);
 
   EvaluationCounts counts() const;
+
+  // Judges `k` again on `times` fresh seeds (derived from the run's seed, the kernel and the attempt; not
+  // recorded). Returns the first evaluation that is not ok, or nullopt when every one is ok or failed only
+  // in eok or the board (which says nothing about the kernel).
+  std::optional<db::EvaluationRecord> recheck(const db::KernelRecord& k, int times);
 
   // True once kInfraErrorsInARow evaluations in a row (in the order they finished) ended in infra_error;
   // it stays true. last_infra_error(): the message of the latest one.

@@ -1,6 +1,10 @@
-// eok search when the board keeps failing (infra_error): the run stops instead of spending the LLM budget
-// on kernels nobody can judge, says what to check, and a resumed run evaluates those kernels again.
+// eok search against a scripted board. When the board keeps failing (infra_error) the run stops instead of
+// spending the LLM budget on kernels nobody can judge, says what to check, and a resumed run evaluates
+// those kernels again. The champion is re-checked on fresh inputs before it is reported.
 #include <gtest/gtest.h>
+
+#include <map>
+#include <mutex>
 
 #include "src/common/error.h"
 #include "src/search/search_run.h"
@@ -102,6 +106,46 @@ TEST_F(SearchWithFailingBoard, Ker0ThatCannotBeMeasuredStopsTheRunBeforeAnyLlmCa
   EXPECT_EQ(runs[0].state, "stopped");
   EXPECT_FALSE(db->find_ker0("relu_f32", "k1") && db->get_evaluation(db->find_ker0("relu_f32", "k1")->id))
       << "ker0's infra_error was recorded as its evaluation";
+}
+
+// Kernels twice as fast as ker0 (by the scripted judge's CYCLES=).
+FakeReply fast_kernel_reply(const RecordedRequest& req) {
+  const uint64_t seed = req.json().value("seed", uint64_t{0});
+  return FakeReply::completion("Idea: a variant\n```c\n#include <stddef.h>\n/* CYCLES=500 */ static int variant_" +
+                               std::to_string(seed) + ";\nvoid relu_f32(float *x, size_t n) { (void)x; (void)n; }\n```\n");
+}
+
+TEST_F(SearchWithFailingBoard, AChampionRightOnlyOnTheInputsItWasMeasuredWithIsNotReported) {
+  server_.set_responder(fast_kernel_reply);
+  const std::string ker0 = read_file(source_root() / "kernels" / "relu_f32" / "ker0.c");
+  std::map<std::string, int> judged;
+  std::mutex mutex;
+  ScriptedJudge lucky;  // every candidate is right the first time it is judged, wrong on any other inputs
+  lucky.verdict = [&](const std::string& s) {
+    std::lock_guard<std::mutex> lock(mutex);
+    return s == ker0 || judged[s]++ == 0 ? evaluator::EvalStatus::ok : evaluator::EvalStatus::wrong_answer;
+  };
+  search::SearchRequest req = request();
+  req.judge = &lucky;
+  const search::SearchOutcome out = search::run_search(req);
+  EXPECT_EQ(out.state, "finished");
+  EXPECT_DOUBLE_EQ(out.best_speedup, 1.0);  // ker0 stands
+  EXPECT_GT(out.summary.value("champions_failing_recheck", 0), 0);
+  auto db = db::KernelDb::open(req.workspace.database_path());
+  for (const auto& row : db->best_kernels("relu_f32", "k1", out.run_id, 0)) {
+    EXPECT_EQ(row.kernel.op, "ker0") << "kernel #" << row.kernel.id << " still counts as correct";
+  }
+
+  // The same kernels, right on every input: the fastest is reported, after two more judgements.
+  ScriptedJudge honest;
+  search::SearchRequest again = request();
+  again.judge = &honest;
+  const search::SearchOutcome good = search::run_search(again);
+  EXPECT_DOUBLE_EQ(good.best_speedup, 2.0);
+  EXPECT_EQ(good.summary.value("champions_failing_recheck", -1), 0);
+  auto best = db->get_kernel(good.best_kernel_id);
+  ASSERT_TRUE(best);
+  EXPECT_EQ(honest.calls(best->source), 3);
 }
 
 }  // namespace
