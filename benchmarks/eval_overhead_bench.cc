@@ -68,11 +68,8 @@ struct Fixture {
         if (pos != std::string::npos) c.profile = c.cand_measurement.substr(pos, c.cand_measurement.find("end\n", pos) + 4 - pos);
         c.cand_dir = f.ws->root() / id / "cand";
         // The candidate's object, as the evaluator compiled it (a cache hit now).
-        CompileRequest req{c.source, effective_march(f.session->board, c.task.march), "-O3", prototype_header(c.task),
-                           c.task.entry, {}};
-        const Preprocessed pp = f.session->compiler->preprocess(req);
-        req.source = pp.text;
-        req.preprocessed = true;
+        const CompileRequest req{c.source, effective_march(f.session->board, c.task.march), "-O3", prototype_header(c.task),
+                                 c.task.entry, {}};
         c.object = read_file(f.session->compiler->compile(req).object);
         f.captured[id] = std::move(c);
       }

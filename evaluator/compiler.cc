@@ -168,7 +168,6 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   Hasher h;
   h.add(tools_.clang_version).add(req.march).add(req.opt).add(req.prelude).add(req.keep_global).add(req.file_name);
-  h.add(req.preprocessed ? "preprocessed" : "source");
   for (const auto& f : req.flags) h.add(f);
   for (const auto& [name, text] : req.headers) h.add(name).add(text);
   h.add(req.source);
@@ -186,7 +185,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   }
 
   TempDir tmp(scratch_dir_, "cc-");
-  const std::string src_name = req.preprocessed ? "kernel.i" : req.file_name;
+  const std::string& src_name = req.file_name;
   write_file_atomic(tmp.path() / src_name, req.source);
   for (const auto& [name, text] : req.headers) write_file_atomic(tmp.path() / name, text);
   sandbox::SandboxedRun run;
@@ -195,12 +194,11 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   run.argv = {fs::canonical(tools_.clang).string()};
   for (auto& f : base_flags(req)) run.argv.push_back(f);
   run.argv.push_back(req.opt);
-  if (!req.prelude.empty() && !req.preprocessed) {
+  if (!req.prelude.empty()) {
     write_file_atomic(tmp.path() / "task_prototype.h", req.prelude);
     run.argv.insert(run.argv.end(), {"-include", kIn + "task_prototype.h"});
   }
   run.argv.insert(run.argv.end(), req.flags.begin(), req.flags.end());
-  if (req.preprocessed) run.argv.insert(run.argv.end(), {"-x", "cpp-output"});
   run.argv.insert(run.argv.end(), {"-c", kIn + src_name, "-o", kIn + "kernel.o"});
   ProcessResult pr = sandbox_.run(run);
   if (!pr.started) throw ToolchainError("cannot run clang in the sandbox: " + pr.spawn_error + " (apt-get install clang-22)");

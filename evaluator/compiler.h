@@ -13,14 +13,13 @@
 namespace eok::evaluator {
 
 struct CompileRequest {
-  std::string source;               // C source text, or clang -E output when preprocessed is set
+  std::string source;               // C source text
   std::string march;                // -march
   std::string opt = "-O3";
   std::string prelude;              // text force-included before the source (the task's prototype)
   std::string keep_global;          // if set: every other global symbol is made local after compiling
   std::vector<std::string> flags;   // extra flags
   std::string file_name = "kernel.c";  // how diagnostics name the source
-  bool preprocessed = false;        // source is the output of preprocess() (the prelude is already in it)
   // Headers placed next to the source (name, text), found by its #include "name" (trusted sources only).
   std::vector<std::pair<std::string, std::string>> headers;
 };

@@ -240,8 +240,9 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   };
 
   if (auto v = check_source(source)) return reject(*v);
-  // clang's preprocessor is the one reader of the source: identity and source rules come from its output,
-  // and what it produced is what gets compiled.
+  // clang's preprocessor is the one reader of the source: identity and source rules come from its output.
+  // The compile reads the same source with the same flags and the same files in view, so it sees the
+  // same tokens; compiling the source itself keeps the compiler's messages in the author's own layout.
   auto t = Clock::now();
   CompileRequest req = kernel_request(task, source);
   Preprocessed pp = compiler_.preprocess(req);
@@ -252,8 +253,6 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   }
   res.kernel_hash = kernel_identity(pp);
   if (auto v = check_preprocessed(pp, std::string(sandbox::kWorkdir) + "/" + req.file_name)) return reject(*v);
-  req.source = pp.text;
-  req.preprocessed = true;
   CompileResult cc = compiler_.compile(req);
   res.timings.compile = cc.cached ? 0 : since(t);
   res.compiler_output = cc.diagnostics;
