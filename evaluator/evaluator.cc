@@ -95,6 +95,11 @@ Verdict judge_run(const RunOutcome& run, const Measurement& m, const HarnessOutp
                                                         "; eok doctor explains");
   }
   const int current = static_cast<int>(m.begins.size()) - 1;  // the call that began last
+  if (!m.tampered.empty()) {
+    *rule = "measurement-tampered";
+    return std::make_pair(EvalStatus::rejected, "measurement-tampered: the board's measurement is not what its plugin writes (" +
+                                                    m.tampered + "): the kernel reached the plugin's memory");
+  }
   if (m.violation) {
     *rule = m.violation->rule;
     return std::make_pair(EvalStatus::rejected, m.violation->rule + ": " + m.violation->detail);

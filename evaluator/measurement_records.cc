@@ -87,11 +87,29 @@ Measurement parse_measurement(std::string_view bytes) {
     return m;
   }
   Reader r(bytes.substr(EOK_MEAS_MAGIC_LEN));
+  bool ended = false;  // a VIOLATION or EXIT record came: nothing may follow
   while (r.left() > 0) {
     eok_m_header h;
     std::string payload;
     if (!r.take(h) || !r.take_bytes(h.length, payload)) {
       m.error = "truncated record";
+      return m;
+    }
+    // The plugin writes HELLO, then BEGIN k / CALL k for k = 0, 1, ... (the timed call's PROFILE right
+    // after CALL 0), and at most one VIOLATION or EXIT, last.
+    const size_t begun = m.begins.size(), done = m.calls.size();
+    const char* disorder = nullptr;
+    if (h.type < EOK_M_HELLO || h.type > EOK_M_EXIT) {
+      m.error = "unknown record of type " + std::to_string(h.type);
+      return m;
+    }
+    if (ended) disorder = "a record after the run's end";
+    else if ((h.type == EOK_M_HELLO) == m.hello) disorder = m.hello ? "a second hello" : "a record before the hello";
+    else if (h.type == EOK_M_BEGIN && begun != done) disorder = "a call began before the last one ended";
+    else if (h.type == EOK_M_CALL && begun != done + 1) disorder = "a call ended that had not begun";
+    else if (h.type == EOK_M_PROFILE && (m.profile || done != 1 || begun != 1)) disorder = "a profile not right after the timed call";
+    if (disorder) {
+      m.tampered = disorder;
       return m;
     }
     switch (h.type) {
@@ -107,12 +125,20 @@ Measurement parse_measurement(std::string_view bytes) {
       case EOK_M_BEGIN: {
         CallBegin b;
         if (!parse_begin(payload, b)) break;
+        if (b.index != begun) {
+          m.tampered = "calls out of order";
+          return m;
+        }
         m.begins.push_back(std::move(b));
         continue;
       }
       case EOK_M_CALL: {
         CallOutput c;
         if (!parse_call(payload, c)) break;
+        if (c.index != done) {
+          m.tampered = "calls out of order";
+          return m;
+        }
         m.calls.push_back(std::move(c));
         continue;
       }
@@ -122,10 +148,12 @@ Measurement parse_measurement(std::string_view bytes) {
       case EOK_M_VIOLATION: {
         const size_t nl = payload.find('\n');
         m.violation = PluginViolation{payload.substr(0, nl), nl == std::string::npos ? "" : payload.substr(nl + 1)};
+        ended = true;
         continue;
       }
       case EOK_M_EXIT:
         m.exited = true;
+        ended = true;
         continue;
       default:
         break;

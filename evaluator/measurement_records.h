@@ -50,6 +50,9 @@ struct Measurement {
   std::optional<PluginViolation> violation;
   bool exited = false;           // the guest exited through exit_group, outside any call
   std::string error;             // why parsing stopped early, if it did
+  // Records out of the order the plugin writes them in (a second profile, a call that ends twice, records
+  // after the end): only a guest that reached the plugin's memory could cause it.
+  std::string tampered;
 
   const CallOutput* find_call(uint32_t index) const;
 };

@@ -16,7 +16,13 @@ enum {
   G_RSEQ = 293
 };
 
-enum { G_PROT_EXEC = 4, G_MAP_ANONYMOUS = 0x20, G_TCGETS = 0x5401, G_AT_EMPTY_PATH = 0x1000 };
+enum { G_PROT_EXEC = 4, G_MAP_FIXED = 0x10, G_MAP_ANONYMOUS = 0x20, G_MAP_FIXED_NOREPLACE = 0x100000, G_TCGETS = 0x5401,
+       G_AT_EMPTY_PATH = 0x1000 };
+
+/* Guest memory is host memory: the emulator's own mappings (its binary, its heap, the plugin) lie high in
+ * the same address space. The guest may name memory only far below them, and never ask for an address it
+ * cannot have (MAP_FIXED), so it can neither replace the emulator's pages nor probe where they are. */
+#define G_ADDRESS_LIMIT 0x100000000000ull /* 16 TiB: the guest's own mappings are below 1 TiB */
 
 static const struct {
   int num;
@@ -49,6 +55,8 @@ const char *guest_syscall_name(int64_t num) {
 
 static bool std_fd(uint64_t fd) { return fd <= 2; }
 
+static bool low(uint64_t addr, uint64_t len) { return addr < G_ADDRESS_LIMIT && len <= G_ADDRESS_LIMIT - addr; }
+
 /* A signal to anything but the guest itself (the emulator's own process) is refused. */
 static bool to_self(uint64_t pid) { return (int64_t)pid == (int64_t)getpid(); }
 
@@ -63,9 +71,13 @@ static bool allowed(guest_phase_t phase, int64_t num, const uint64_t *a) {
 
   switch (num) {
     case G_READ: return a[0] == 0;
-    case G_MMAP: return !(a[2] & G_PROT_EXEC) && (a[3] & G_MAP_ANONYMOUS) && (int64_t)a[4] == -1;
-    case G_MPROTECT: return !(a[2] & G_PROT_EXEC);
-    case G_MUNMAP: case G_BRK: case G_MADVISE: case G_RT_SIGPROCMASK: case G_GETPID: case G_GETTID:
+    case G_MMAP:
+      return !(a[2] & G_PROT_EXEC) && (a[3] & G_MAP_ANONYMOUS) && !(a[3] & (G_MAP_FIXED | G_MAP_FIXED_NOREPLACE)) &&
+             (int64_t)a[4] == -1 && low(a[0], a[1]);
+    case G_MPROTECT: return !(a[2] & G_PROT_EXEC) && low(a[0], a[1]);
+    case G_MUNMAP: case G_MADVISE: return low(a[0], a[1]);
+    case G_BRK: return low(a[0], 0);
+    case G_RT_SIGPROCMASK: case G_GETPID: case G_GETTID:
     case G_SYSINFO:  /* qsort (the harness sorts inputs) asks how much memory there is */
       return true;
     case G_KILL: case G_TKILL: return to_self(a[0]);  /* abort() in the harness raises SIGABRT */

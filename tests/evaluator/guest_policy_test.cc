@@ -49,6 +49,13 @@ TEST(GuestPolicy, BetweenCallsTheHarnessReadsWritesAndMapsData) {
   EXPECT_TRUE(allowed(PHASE_HARNESS, kMmap, {0x2000000000, 8192, 3 /* RW */, 0x22, kMinusOne, 0}));
   EXPECT_FALSE(allowed(PHASE_HARNESS, kMmap, {0, 8192, 7 /* RWX */, 0x22, kMinusOne, 0}));
   EXPECT_FALSE(allowed(PHASE_HARNESS, kMmap, {0, 8192, 1, 0x02 /* a file */, 3, 0}));
+  // The emulator's own pages (high in the shared address space) cannot be named, replaced or probed.
+  EXPECT_FALSE(allowed(PHASE_HARNESS, kMmap, {0x7f0000000000, 8192, 3, 0x22, kMinusOne, 0}));
+  EXPECT_FALSE(allowed(PHASE_HARNESS, kMmap, {0x2000000000, 8192, 3, 0x32 /* MAP_FIXED */, kMinusOne, 0}));
+  EXPECT_FALSE(allowed(PHASE_HARNESS, kMunmap, {0x555555554000, 4096}));
+  EXPECT_FALSE(allowed(PHASE_HARNESS, kMprotect, {0x7f0000000000, 4096, 0}));
+  EXPECT_FALSE(allowed(PHASE_HARNESS, 233 /* madvise */, {0x7f0000000000, 4096, 4}));
+  EXPECT_FALSE(allowed(PHASE_HARNESS, kMunmap, {0xfffffffffffff000, 8192}));  // wraps around
   EXPECT_TRUE(allowed(PHASE_HARNESS, kMprotect, {0x2000001000, 4096, 0}));
   EXPECT_FALSE(allowed(PHASE_HARNESS, kMprotect, {0x10000, 4096, 5 /* RX */}));
   EXPECT_TRUE(allowed(PHASE_HARNESS, kMunmap, {0x2000000000, 8192}));

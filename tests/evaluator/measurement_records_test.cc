@@ -91,7 +91,11 @@ TEST(MeasurementRecords, HugeLengthsAndUnknownRecordsAreErrors) {
   record(g, 99, "x");
   EXPECT_FALSE(parse_measurement(g).error.empty());
   // A call record whose buffer claims more data than the record holds.
-  std::string h(EOK_MEAS_MAGIC, EOK_MEAS_MAGIC_LEN);
+  std::string h(EOK_MEAS_MAGIC, EOK_MEAS_MAGIC_LEN), hello, begin;
+  put(hello, eok_m_hello{1, 1});
+  put(begin, eok_m_begin{0, 0});
+  record(h, EOK_M_HELLO, hello);
+  record(h, EOK_M_BEGIN, begin);
   std::string p = call_payload(0, 0, "abcd");
   p.resize(p.size() - 2);
   record(h, EOK_M_CALL, p);
@@ -100,8 +104,49 @@ TEST(MeasurementRecords, HugeLengthsAndUnknownRecordsAreErrors) {
   EXPECT_FALSE(parse_measurement("").error.empty());
 }
 
+// HELLO, BEGIN 0, CALL 0 (no buffers), PROFILE: the start of every measured run.
+std::string timed_call_only() {
+  std::string f(EOK_MEAS_MAGIC, EOK_MEAS_MAGIC_LEN);
+  std::string hello, begin, call;
+  put(hello, eok_m_hello{1, 1});
+  put(begin, eok_m_begin{0, 0});
+  put(call, eok_m_call{0, 0, 0});
+  record(f, EOK_M_HELLO, hello);
+  record(f, EOK_M_BEGIN, begin);
+  record(f, EOK_M_CALL, call);
+  record(f, EOK_M_PROFILE, "eok-profile 1\nend\n");
+  return f;
+}
+
+TEST(MeasurementRecords, RecordsOutOfThePluginsOrderAreTampering) {
+  EXPECT_TRUE(parse_measurement(well_formed()).tampered.empty());
+  const std::string f = timed_call_only();
+  EXPECT_TRUE(parse_measurement(f).tampered.empty());
+  // What a guest that rewrote the plugin's state could make it write.
+  EXPECT_EQ(parse_measurement(f + f.substr(EOK_MEAS_MAGIC_LEN)).tampered, "a second hello");
+  std::string second_profile = f;
+  record(second_profile, EOK_M_PROFILE, "eok-profile 1\nend\n");
+  EXPECT_FALSE(parse_measurement(second_profile).tampered.empty());
+  std::string ends_twice = f, call;
+  put(call, eok_m_call{0, 0, 0});
+  record(ends_twice, EOK_M_CALL, call);
+  EXPECT_FALSE(parse_measurement(ends_twice).tampered.empty());
+  std::string after_exit = f, exit, begin;
+  put(exit, eok_m_exit{1, 0});
+  put(begin, eok_m_begin{1, 0});
+  record(after_exit, EOK_M_EXIT, exit);
+  record(after_exit, EOK_M_BEGIN, begin);
+  EXPECT_FALSE(parse_measurement(after_exit).tampered.empty());
+  std::string headless(EOK_MEAS_MAGIC, EOK_MEAS_MAGIC_LEN);
+  record(headless, EOK_M_PROFILE, "eok-profile 1\nend\n");
+  EXPECT_EQ(parse_measurement(headless).tampered, "a record before the hello");
+}
+
 TEST(MeasurementRecords, ViolationSaysRuleAndDetail) {
   std::string f(EOK_MEAS_MAGIC, EOK_MEAS_MAGIC_LEN);
+  std::string hello;
+  put(hello, eok_m_hello{1, 1});
+  record(f, EOK_M_HELLO, hello);
   record(f, EOK_M_VIOLATION, "forbidden-syscall\nsystem call openat(...) inside the kernel call");
   Measurement m = parse_measurement(f);
   ASSERT_TRUE(m.violation.has_value());
