@@ -43,19 +43,22 @@ EvaluationService::EvaluationService(KernelJudge& judge, db::KernelDb& db, const
       run_seed_(run_seed),
       board_slots_(std::max(1, std::min(concurrency, 64))) {}
 
-db::EvaluationRecord EvaluationService::evaluate(const db::KernelRecord& k) {
-  // A seed per (run, kernel): a resumed run draws the same inputs; another run draws fresh ones.
-  const uint64_t seed = derive_seed(run_seed_, {std::hash<std::string>{}(k.hash)});
+evaluator::EvalResult EvaluationService::judge_on_board(const std::string& source, uint64_t seed) {
   board_slots_.acquire();
-  evaluator::EvalResult r;
   try {
-    r = judge_.judge(task_, k.source, seed);
+    evaluator::EvalResult r = judge_.judge(task_, source, seed);
+    board_slots_.release();
+    return r;
   } catch (...) {
     board_slots_.release();
     throw;
   }
-  board_slots_.release();
-  db::EvaluationRecord e = to_record(r, k.id, judge_.setup());
+}
+
+db::EvaluationRecord EvaluationService::evaluate(const db::KernelRecord& k) {
+  // A seed per (run, kernel): a resumed run draws the same inputs; another run draws fresh ones.
+  const uint64_t seed = derive_seed(run_seed_, {std::hash<std::string>{}(k.hash)});
+  db::EvaluationRecord e = to_record(judge_on_board(k.source, seed), k.id, judge_.setup());
   count_evaluation(e);
   return e;
 }
@@ -86,15 +89,7 @@ std::optional<db::EvaluationRecord> EvaluationService::recheck(const db::KernelR
   for (int attempt = 0; attempt < times; ++attempt) {
     const uint64_t seed = derive_seed(run_seed_, {0x72656368u /* "rech" */, static_cast<uint64_t>(k.id),
                                                   static_cast<uint64_t>(attempt)});
-    board_slots_.acquire();
-    evaluator::EvalResult r;
-    try {
-      r = judge_.judge(task_, k.source, seed);
-    } catch (...) {
-      board_slots_.release();
-      throw;
-    }
-    board_slots_.release();
+    const evaluator::EvalResult r = judge_on_board(k.source, seed);
     if (r.status != evaluator::EvalStatus::ok && r.status != evaluator::EvalStatus::infra_error) {
       return to_record(r, k.id, judge_.setup());
     }

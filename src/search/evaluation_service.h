@@ -71,6 +71,8 @@ class EvaluationService {
 
  private:
   db::EvaluationRecord evaluate(const db::KernelRecord& k);
+  // The judge's verdict, holding one of the board's slots while it works.
+  evaluator::EvalResult judge_on_board(const std::string& source, uint64_t seed);
   void count_evaluation(const db::EvaluationRecord& e);
 
   KernelJudge& judge_;
