@@ -5,6 +5,7 @@
 
 #include <chrono>
 #include <functional>
+#include <mutex>
 #include <sstream>
 #include <thread>
 
@@ -43,9 +44,36 @@ std::string cap(std::string s) {
   return s;
 }
 
-std::vector<std::string> base_flags(const CompileRequest& req) {
-  return {"--target=riscv64-linux-gnu", "-march=" + req.march, "-mabi=lp64d", "-std=gnu17", "-fdiagnostics-color=never",
-          "-ferror-limit=20", "-fno-common"};
+// Writes the source, its headers and the prelude into `dir` and returns clang's command line for it, in
+// the sandbox, up to the action. Preprocessing and compiling share it, so that they see the same
+// predefined macros (-O3 defines __OPTIMIZE__) and the same files: the tokens checked are those compiled.
+sandbox::SandboxedRun clang_run(const fs::path& clang, const fs::path& dir, const CompileRequest& req) {
+  write_file_atomic(dir / req.file_name, req.source);
+  for (const auto& [name, text] : req.headers) write_file_atomic(dir / name, text);
+  sandbox::SandboxedRun run;
+  run.workdir = dir;
+  run.limits = compiler_limits();
+  run.argv = {clang.string(), "--target=riscv64-linux-gnu", "-march=" + req.march, "-mabi=lp64d", req.opt, "-std=gnu17",
+              "-fdiagnostics-color=never", "-ferror-limit=20", "-fno-common"};
+  if (!req.prelude.empty()) {
+    write_file_atomic(dir / "task_prototype.h", req.prelude);
+    run.argv.insert(run.argv.end(), {"-include", kIn + "task_prototype.h"});
+  }
+  run.argv.insert(run.argv.end(), req.flags.begin(), req.flags.end());
+  return run;
+}
+
+// clang's messages with the sandbox's paths turned back into the names the user knows.
+std::string readable(std::string diag, const CompileRequest& req) {
+  replace_all(diag, kIn + req.file_name, req.file_name);
+  replace_all(diag, kIn + "task_prototype.h", "<task prototype>");
+  replace_all(diag, kIn, "");
+  return diag;
+}
+
+// A sandbox that did not start is eok's problem; the message says where to look.
+[[noreturn]] void sandbox_failed(const std::string& what, const ProcessResult& r) {
+  throw ToolchainError("cannot run " + what + " in the evaluation sandbox: " + r.spawn_error + " (eok doctor checks the sandbox)");
 }
 
 // The files a make-style dependency line lists (clang -MD), escapes undone.
@@ -107,34 +135,40 @@ std::vector<fs::path> toolchain_system_paths(const Toolchain& tools) {
 }
 
 ClangCompiler::ClangCompiler(Toolchain tools, const sandbox::Sandbox& sandbox, fs::path cache_dir, fs::path scratch_dir)
-    : tools_(std::move(tools)), sandbox_(sandbox), cache_dir_(std::move(cache_dir)), scratch_dir_(std::move(scratch_dir)) {}
+    : tools_(std::move(tools)),
+      sandbox_(sandbox),
+      clang_(fs::canonical(tools_.clang)),
+      objcopy_(fs::canonical(tools_.objcopy)),
+      cache_dir_(std::move(cache_dir)),
+      scratch_dir_(std::move(scratch_dir)) {}
 
 Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
-  TempDir tmp(scratch_dir_, "cpp-");
-  write_file_atomic(tmp.path() / req.file_name, req.source);
-  for (const auto& [name, text] : req.headers) write_file_atomic(tmp.path() / name, text);
-  sandbox::SandboxedRun run;
-  run.workdir = tmp.path();
-  run.argv = {fs::canonical(tools_.clang).string()};
-  for (auto& f : base_flags(req)) run.argv.push_back(f);
-  if (!req.prelude.empty()) {
-    write_file_atomic(tmp.path() / "task_prototype.h", req.prelude);
-    run.argv.insert(run.argv.end(), {"-include", kIn + "task_prototype.h"});
+  // The search asks for a kernel's identity and then evaluates it: one preprocessing serves both.
+  Hasher h;
+  h.add(req.source).add(req.march).add(req.opt).add(req.prelude).add(req.file_name);
+  for (const auto& f : req.flags) h.add(f);
+  for (const auto& [name, text] : req.headers) h.add(name).add(text);
+  const std::string key = h.hex();
+  {
+    std::lock_guard<std::mutex> lock(recent_mutex_);
+    for (const auto& [k, p] : recent_) {
+      if (k == key) return p;
+    }
   }
-  run.argv.insert(run.argv.end(), req.flags.begin(), req.flags.end());
+  TempDir tmp(scratch_dir_, "cpp-");
+  sandbox::SandboxedRun run = clang_run(clang_, tmp.path(), req);
+  sandbox::SandboxedRun normalize = run;
   run.argv.insert(run.argv.end(), {"-E", "-H", "-MD", "-MF", kIn + "deps.d", "-fminimize-whitespace", kIn + req.file_name,
                                    "-o", kIn + "out.i"});
-  run.limits = compiler_limits();
   ProcessResult pr = sandbox_.run(run);
-  if (!pr.started) throw ToolchainError("cannot run clang in the sandbox: " + pr.spawn_error);
+  if (!pr.started) sandbox_failed("the preprocessor", pr);
 
   Preprocessed p;
   std::string diag;
   split_include_tree(pr.err, &p.direct_headers, &diag);
   // The prelude is eok's, not the source's.
   std::erase(p.direct_headers, kIn + "task_prototype.h");
-  replace_all(diag, kIn + req.file_name, req.file_name);
-  replace_all(diag, kIn + "task_prototype.h", "<task prototype>");
+  diag = readable(diag, req);
   if (pr.timed_out) diag += "\npreprocessor " + pr.describe();
   p.ok = pr.ok() && fs::exists(tmp.path() / "out.i");
   if (p.ok && !fs::exists(tmp.path() / "deps.d")) {
@@ -143,24 +177,22 @@ Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
     diag += "error: the preprocessor did not list the files it read (an #embed of a file that is not there?)\n";
   }
   p.diagnostics = cap(diag);
-  if (!p.ok) return p;
-  p.text = read_file(tmp.path() / "out.i");
-  p.files_read = parse_deps(read_file(tmp.path() / "deps.d"));
-
-  // Once more without line markers: clang normalises the layout itself, so the identity of a kernel
-  // needs no lexer of eok's.
-  for (auto& a : run.argv) {
-    if (a == "-H") a = "-P";
+  if (p.ok) {
+    p.text = read_file(tmp.path() / "out.i");
+    p.files_read = parse_deps(read_file(tmp.path() / "deps.d"));
+    // Once more without line markers: clang normalises the layout itself, so the identity of a kernel
+    // needs no lexer of eok's.
+    normalize.argv.insert(normalize.argv.end(), {"-E", "-P", "-fminimize-whitespace", kIn + req.file_name, "-o",
+                                                 kIn + "normalized.i"});
+    const ProcessResult pn = sandbox_.run(normalize);
+    if (!pn.started) sandbox_failed("the preprocessor", pn);
+    p.ok = pn.ok() && fs::exists(tmp.path() / "normalized.i");
+    if (p.ok) p.normalized = read_file(tmp.path() / "normalized.i");
+    else p.diagnostics += "error: the preprocessor failed on its second pass (" + pn.describe() + ")\n";
   }
-  std::erase_if(run.argv, [](const std::string& a) { return a == "-MD" || a == "-MF" || a == kIn + "deps.d"; });
-  run.argv.back() = kIn + "normalized.i";
-  ProcessResult pn = sandbox_.run(run);
-  if (!pn.ok() || !fs::exists(tmp.path() / "normalized.i")) {
-    p.ok = false;
-    p.diagnostics += "the preprocessor failed on its second pass (" + pn.describe() + ")\n";
-    return p;
-  }
-  p.normalized = read_file(tmp.path() / "normalized.i");
+  std::lock_guard<std::mutex> lock(recent_mutex_);
+  if (recent_.size() >= kRecentPreprocessed) recent_.pop_front();
+  recent_.emplace_back(key, p);
   return p;
 }
 
@@ -185,28 +217,12 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   }
 
   TempDir tmp(scratch_dir_, "cc-");
-  const std::string& src_name = req.file_name;
-  write_file_atomic(tmp.path() / src_name, req.source);
-  for (const auto& [name, text] : req.headers) write_file_atomic(tmp.path() / name, text);
-  sandbox::SandboxedRun run;
-  run.workdir = tmp.path();
-  run.limits = compiler_limits();
-  run.argv = {fs::canonical(tools_.clang).string()};
-  for (auto& f : base_flags(req)) run.argv.push_back(f);
-  run.argv.push_back(req.opt);
-  if (!req.prelude.empty()) {
-    write_file_atomic(tmp.path() / "task_prototype.h", req.prelude);
-    run.argv.insert(run.argv.end(), {"-include", kIn + "task_prototype.h"});
-  }
-  run.argv.insert(run.argv.end(), req.flags.begin(), req.flags.end());
-  run.argv.insert(run.argv.end(), {"-c", kIn + src_name, "-o", kIn + "kernel.o"});
+  sandbox::SandboxedRun run = clang_run(clang_, tmp.path(), req);
+  run.argv.insert(run.argv.end(), {"-c", kIn + req.file_name, "-o", kIn + "kernel.o"});
   ProcessResult pr = sandbox_.run(run);
-  if (!pr.started) throw ToolchainError("cannot run clang in the sandbox: " + pr.spawn_error + " (apt-get install clang-22)");
+  if (!pr.started) sandbox_failed("the compiler", pr);
 
-  std::string diag = pr.err + pr.out;
-  replace_all(diag, kIn + src_name, req.file_name);
-  replace_all(diag, kIn + "task_prototype.h", "<task prototype>");
-  replace_all(diag, kIn, "");
+  std::string diag = readable(pr.err + pr.out, req);
   // A compiler that died says so first: its crash report is not the kernel's error.
   if (pr.timed_out) diag = "error: the compiler " + pr.describe() + "\n" + diag;
   else if (pr.term_signal == SIGXFSZ) diag = "error: the compiler was stopped: the object outgrew the 64 MiB limit\n" + diag;
@@ -218,9 +234,10 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
     sandbox::SandboxedRun oc;
     oc.workdir = tmp.path();
     oc.limits = compiler_limits();
-    oc.argv = {fs::canonical(tools_.objcopy).string(), "--keep-global-symbol=" + req.keep_global, kIn + "kernel.o"};
+    oc.argv = {objcopy_.string(), "--keep-global-symbol=" + req.keep_global, kIn + "kernel.o"};
     ProcessResult r = sandbox_.run(oc);
-    if (!r.ok()) throw ToolchainError(tools_.objcopy.string() + " failed in the sandbox (" + r.describe() + "): " + r.err + r.spawn_error);
+    if (!r.started) sandbox_failed("llvm-objcopy", r);
+    if (!r.ok()) throw ToolchainError(tools_.objcopy.string() + " failed (" + r.describe() + "): " + r.err);
   }
   if (result.ok) {
     fs::create_directories(object.parent_path());
@@ -242,7 +259,7 @@ LinkResult ClangCompiler::link(const LinkRequest& req) {
   sandbox::SandboxedRun run;
   run.workdir = dir;
   run.limits = compiler_limits();
-  run.argv = {fs::canonical(tools_.clang).string(), "--target=riscv64-linux-gnu", "-march=rv64gc", "-static", "-fuse-ld=lld",
+  run.argv = {clang_.string(), "--target=riscv64-linux-gnu", "-march=rv64gc", "-static", "-fuse-ld=lld",
               // Executable pages hold nothing but code (no page shared with read-only data).
               "-Wl,--no-warn-mismatch", "-Wl,-z,separate-code", "-Wl,-z,noexecstack"};
   if (!req.script.empty()) {
@@ -255,7 +272,7 @@ LinkResult ClangCompiler::link(const LinkRequest& req) {
   }
   run.argv.insert(run.argv.end(), {"-lm", "-o", kIn + exe});
   ProcessResult pr = sandbox_.run(run);
-  if (!pr.started) throw ToolchainError("cannot run the linker in the sandbox: " + pr.spawn_error);
+  if (!pr.started) sandbox_failed("the linker", pr);
   LinkResult r;
   r.ok = pr.ok() && fs::exists(req.out);
   if (!r.ok) {

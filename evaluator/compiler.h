@@ -2,7 +2,9 @@
 // step (preprocess, compile, llvm-objcopy, link) runs inside the evaluation sandbox (sandbox/sandbox.h).
 #pragma once
 
+#include <deque>
 #include <filesystem>
+#include <mutex>
 #include <string>
 #include <utility>
 #include <vector>
@@ -67,7 +69,8 @@ class Compiler {
 };
 
 // clang-22 with lld, inside the sandbox; objects cached under `cache_dir` by a hash of compiler version,
-// flags and source, so the same kernel is never compiled twice.
+// flags and source, so the same kernel is never compiled twice; the latest preprocessings kept in memory.
+// Thread-safe.
 class ClangCompiler : public Compiler {
  public:
   ClangCompiler(Toolchain tools, const sandbox::Sandbox& sandbox, std::filesystem::path cache_dir,
@@ -78,9 +81,14 @@ class ClangCompiler : public Compiler {
   std::string version() const override { return tools_.clang_version; }
 
  private:
+  static constexpr size_t kRecentPreprocessed = 64;
+
   Toolchain tools_;
   const sandbox::Sandbox& sandbox_;
+  std::filesystem::path clang_, objcopy_;  // the real files (the sandbox binds real paths, not links)
   std::filesystem::path cache_dir_, scratch_dir_;
+  std::mutex recent_mutex_;
+  std::deque<std::pair<std::string, Preprocessed>> recent_;  // by a hash of the request
 };
 
 // The system directories clang, lld and llvm-objcopy need inside the sandbox (their installation, the

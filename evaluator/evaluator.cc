@@ -84,7 +84,9 @@ using Verdict = std::optional<std::pair<EvalStatus, std::string>>;
 Verdict judge_run(const RunOutcome& run, const Measurement& m, const HarnessOutput& harness, const Task& task,
                   const std::vector<PlannedCase>& cases, std::string* rule) {
   const ProcessResult& p = run.process;
-  if (!p.started) return std::make_pair(EvalStatus::infra_error, "could not start the board's runner: " + p.spawn_error);
+  if (!p.started) {
+    return std::make_pair(EvalStatus::infra_error, "could not start the board's runner: " + p.spawn_error + " (eok doctor checks it)");
+  }
   if (!m.hello) {
     return std::make_pair(EvalStatus::infra_error, "the board's plugin did not start (" + p.describe() + "): " +
                                                         p.err.substr(0, p.err.find('\n')));

@@ -111,18 +111,16 @@ std::string render_plan(const Task& task, const std::vector<PlannedCase>& cases)
     for (const auto& a : task.args) {
       if (a.is_buffer) {
         const PlacedBuffer& placed = pc.buffers.at(next_buffer++);
-        const char access = a.access == Access::in ? 'i' : a.access == Access::out ? 'o' : 'b';
-        const int64_t count = eval_size_expr(a.len, pc.sizes);
         double lo = 0, hi = 0;
         if (a.access != Access::out) {
           lo = eval_dist_bound(a.lo, pc.sizes);
           hi = eval_dist_bound(a.hi, pc.sizes);
         }
-        if (count > 0 && !(lo <= hi)) {  // an empty buffer draws nothing: sorted(0, n-1) at n = 0 is fine
+        if (placed.count > 0 && !(lo <= hi)) {  // an empty buffer draws nothing: sorted(0, n-1) at n = 0 is fine
           throw ConfigError("task " + task.id + ", argument " + a.name + ": dist " + dist_name(a.dist) + "(" + a.lo + ", " + a.hi +
                             ") is empty at " + format_sizes(pc.sizes) + " (lo > hi)");
         }
-        p << "buf " << access << " " << static_cast<int>(a.type) << " " << count << " "
+        p << "buf " << placed.access << " " << static_cast<int>(a.type) << " " << placed.count << " "
           << static_cast<int>(a.dist) << " " << lo << " " << hi << " " << a.specials << " " << (pc.tight ? 1 : 0) << " "
           << std::hex << placed.map_addr << std::dec << "\n";
         continue;

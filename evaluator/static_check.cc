@@ -14,13 +14,13 @@
 #include "evaluator/riscv/decoder.h"
 #include "evaluator/target/eok_markers.h"
 #include "src/common/error.h"
+#include "src/common/fs_util.h"
 #include "src/common/hash.h"
 
 namespace eok::evaluator {
 
 namespace {
 
-constexpr size_t kMaxSourceBytes = 256 * 1024;
 // Macros expanded and headers included: the standard headers come to a few hundred KiB.
 constexpr size_t kMaxPreprocessedBytes = 8u << 20;
 // Everything a kernel brings into memory (code, tables, static data): generous for lookup tables, and
@@ -115,9 +115,9 @@ std::optional<std::string> line_marker_file(std::string_view line) {
 }  // namespace
 
 std::optional<Violation> check_source(std::string_view source) {
-  if (source.size() > kMaxSourceBytes) {
-    return Violation{"source-size", "the kernel source is " + std::to_string(source.size()) + " bytes; the limit is " +
-                                        std::to_string(kMaxSourceBytes)};
+  if (source.size() > kKernelSourceMaxBytes) {
+    return Violation{"source-size", "the kernel source is " + byte_size_text(source.size()) + "; the limit is " +
+                                        byte_size_text(kKernelSourceMaxBytes)};
   }
   if (source.find('\0') != std::string_view::npos) return Violation{"binary-source", "the kernel source contains NUL bytes"};
   return std::nullopt;

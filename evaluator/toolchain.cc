@@ -1,11 +1,12 @@
 #include "evaluator/toolchain.h"
 
 #include <cstdlib>
-#include <cstring>
 
 #include "evaluator/compiler.h"
 #include "evaluator/cost_model/x60_table.h"
+#include "evaluator/measurement_records.h"
 #include "evaluator/qemu_plugin/measurement_protocol.h"
+#include "evaluator/qemu_runner.h"
 #include "evaluator/sandbox/sandbox.h"
 #include "evaluator/task.h"
 #include "src/common/error.h"
@@ -153,39 +154,31 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
         t.qemu = qemu;
         t.plugin = plugin;
         sandbox::Sandbox sb(sandbox_system_paths(t));
-        sandbox::SandboxedRun cc;
-        cc.workdir = tmp.path();
-        cc.limits.wall_seconds = 60;
-        cc.argv = {fs::canonical(clang).string(), "--target=riscv64-linux-gnu", "-march=rv64gcv", "-O2", "-static",
-                   "-fuse-ld=lld", "/eval/probe.c", "-o", "/eval/probe-sandboxed"};
-        ProcessResult c = sb.run(cc);
-        const bool compiled = c.ok();
-        add("sandboxed compile + link (bubblewrap, seccomp)", compiled, compiled ? "ok" : c.describe() + " " + c.spawn_error + first_line(c.err),
+        ClangCompiler compiler(t, sb, tmp.path() / "objects", tmp.path());
+        CompileRequest req;
+        req.source = read_file(src);
+        req.march = "rv64gcv";
+        req.opt = "-O2";
+        req.file_name = "probe.c";
+        const CompileResult c = compiler.compile(req);
+        const fs::path sandboxed_exe = tmp.path() / "run" / "probe";
+        fs::create_directories(sandboxed_exe.parent_path());
+        const LinkResult l = c.ok ? compiler.link({{{c.object, "probe.o"}}, sandboxed_exe, ""}) : LinkResult{};
+        add("sandboxed compile + link (bubblewrap, seccomp)", l.ok, l.ok ? "ok" : first_line(c.ok ? l.diagnostics : c.diagnostics),
             std::string(sandbox::kBwrapFix) + "; user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1, or run as root)");
-        if (compiled) {
-          write_file_atomic(tmp.path() / "watch.txt", std::string(EOK_WATCH_MAGIC) + "\nmarkers 0 0\nret 0\n");
-          write_file_atomic(tmp.path() / "guest.bpf", sb.program(sandbox::SeccompProfile::emulator_guest));
-          sandbox::SandboxedRun run;
-          run.workdir = tmp.path();
-          run.profile = sandbox::SeccompProfile::emulator_startup;
-          run.proc = true;
-          run.limits.wall_seconds = 30;
-          run.binds.push_back({plugin, "/eok/eok-k1-plugin.so", false});
-          run.argv = {qemu.string(), "-cpu", board.qemu.cpu, "-plugin",
-                      "/eok/eok-k1-plugin.so,out=/eval/measure.bin,watch=/eval/watch.txt,filter=/eval/guest.bpf",
-                      "/eval/probe-sandboxed"};
-          ProcessResult r = sb.run(run);
-          const std::string bytes = fs::exists(tmp.path() / "measure.bin") ? read_file(tmp.path() / "measure.bin") : "";
-          bool hello = bytes.size() >= EOK_MEAS_MAGIC_LEN + sizeof(eok_m_header) + sizeof(eok_m_hello);
-          eok_m_hello h{};
-          if (hello) std::memcpy(&h, bytes.data() + EOK_MEAS_MAGIC_LEN + sizeof(eok_m_header), sizeof h);
-          const bool loaded = r.ok() && hello && r.out.find("vlen") != std::string::npos;
-          add("qemu runs with the plugin in the sandbox", loaded, loaded ? "ok" : r.describe() + " " + r.spawn_error + first_line(r.err),
+        if (l.ok) {
+          QemuRunner runner(board, t, sb);
+          const RunOutcome r = runner.run({sandboxed_exe, "", std::string(EOK_WATCH_MAGIC) + "\nmarkers 0 0\nret 0\n",
+                                           sandboxed_exe.parent_path(), false, 30});
+          const Measurement m = parse_measurement(r.measurement);
+          const bool loaded = r.process.ok() && m.hello && r.harness.find("vlen") != std::string::npos;
+          add("qemu runs with the plugin in the sandbox", loaded,
+              loaded ? "ok" : r.process.describe() + " " + r.process.spawn_error + first_line(r.process.err),
               std::string(kQemuFix) + "; " + kPluginFix);
           if (loaded) {
-            add("seccomp filter of the emulator", h.sandboxed != 0, h.sandboxed ? "active" : "the kernel refused the filter",
+            add("seccomp filter of the emulator", m.sandboxed, m.sandboxed ? "active" : "the kernel refused the filter",
                 "run on a Linux kernel with seccomp filters enabled");
-            add("the plugin reads guest memory", h.guest_memory_ok != 0, h.guest_memory_ok ? "ok" : "guest_base unknown",
+            add("the plugin reads guest memory", m.guest_memory_ok, m.guest_memory_ok ? "ok" : "guest_base unknown",
                 "use QEMU 7.2 or later in user mode (qemu-user)");
           }
         }

@@ -32,13 +32,6 @@ BlockProfile parse_block_profile(std::string_view text) {
     ls >> word;
     if (word == "eok-profile") {
       header = true;
-    } else if (word == "sandbox") {
-      std::string how;
-      ls >> how;
-      p.sandboxed = how == "seccomp";
-    } else if (word == "region") {
-      std::string b, e;
-      ls >> b >> p.region_begins >> e >> p.region_ends;
     } else if (word == "mem") {
       std::string key;
       uint64_t value;

@@ -27,9 +27,7 @@ struct MemoryCounters {
 };
 
 struct BlockProfile {
-  bool complete = false;       // the file ended with the region's "end" line
-  bool sandboxed = false;      // the plugin installed its seccomp filter
-  int region_begins = 0, region_ends = 0;
+  bool complete = false;       // the text ended with its "end" line
   MemoryCounters mem;
   std::vector<ExecutedBlock> blocks;
 };

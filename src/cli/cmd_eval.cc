@@ -90,7 +90,6 @@ void print_human(const EvalResult& r, const evaluator::Task& task, const std::st
   std::printf("time    compile %.2f s, link %.2f s, run %.2f s (reference %.2f s beside it), model %.3f s, total %.2f s"
               " (eok itself %.3f s)\n",
               t.compile, t.link, t.run, t.reference, t.model, t.total, t.overhead());
-  if (r.status == EvalStatus::ok && !r.sandboxed) std::printf("warning: the seccomp sandbox was not active (see eok doctor)\n");
 }
 
 int status_exit_code(EvalStatus s) {

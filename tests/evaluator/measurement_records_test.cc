@@ -47,7 +47,7 @@ std::string well_formed() {
   put(begin, uint64_t{0});
   record(f, EOK_M_BEGIN, begin);
   record(f, EOK_M_CALL, call_payload(0, 42, "abcdefgh"));
-  record(f, EOK_M_PROFILE, "eok-profile 1\nregion begins 1 ends 1\nmem loads 1\nend\n");
+  record(f, EOK_M_PROFILE, "eok-profile 1\nmem loads 1\nend\n");
   std::string exit;
   put(exit, eok_m_exit{1, 0});
   record(f, EOK_M_EXIT, exit);
