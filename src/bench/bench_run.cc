@@ -1,5 +1,6 @@
 #include "src/bench/bench_run.h"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -174,6 +175,11 @@ BenchOutcome run_bench(const BenchRequest& req,
         t.state = j.value("state", "failed");
         t.best_speedup = j.value("best_speedup", 0.0);
         t.message = t.state == "finished" ? "" : j.value("stop_reason", "");
+      } else if (stop && r.term_signal == SIGINT) {
+        // Ctrl-C reached the search before it could take it calmly (it had only just started): a stop,
+        // which --resume continues, not a failure.
+        t.state = "stopped";
+        t.message = "interrupted as it started";
       } else {
         const std::string why = last_line(r.err);
         t.message = r.describe() + (why.empty() ? "" : ": " + why);
