@@ -64,12 +64,11 @@ struct Fixture {
           fs::rename(e.path(), f.ws->root() / id);
         }
         // The profile record's text, as the plugin wrote it.
-        const size_t pos = c.cand_measurement.find("eok-profile 1");
+        const size_t pos = c.cand_measurement.find("eok-profile 2");
         if (pos != std::string::npos) c.profile = c.cand_measurement.substr(pos, c.cand_measurement.find("end\n", pos) + 4 - pos);
         c.cand_dir = f.ws->root() / id / "cand";
         // The candidate's object, as the evaluator compiled it (a cache hit now).
-        const CompileRequest req{c.source, effective_march(f.session->board, c.task.march), "-O3", prototype_header(c.task),
-                                 c.task.entry, {}};
+        const CompileRequest req = f.session->evaluator->kernel_request(c.task, c.source);
         c.object = read_file(f.session->compiler->compile(req).object);
         f.captured[id] = std::move(c);
       }
@@ -99,8 +98,7 @@ void Stage_ObjectCheck(benchmark::State& state) {
 // The preprocessed source's checks and identity (the preprocessor itself is a toolchain step).
 void Stage_PreprocessedCheck(benchmark::State& state) {
   const auto& c = data(state);
-  CompileRequest req{c.source, effective_march(Fixture::get().session->board, c.task.march), "-O3", prototype_header(c.task),
-                     c.task.entry, {}};
+  const CompileRequest req = Fixture::get().session->evaluator->kernel_request(c.task, c.source);
   const Preprocessed pp = Fixture::get().session->compiler->preprocess(req);
   for (auto _ : state) {
     benchmark::DoNotOptimize(check_preprocessed(pp, "/eval/kernel.c"));
@@ -139,14 +137,14 @@ void Stage_ResultJson(benchmark::State& state) {
 }
 
 // The emulator alone on the candidate program: plain qemu, then in the sandbox with eok's plugin
-// (watching every call, counting and simulating caches in the timed one, both seccomp filters).
+// (watching every call, simulating caches throughout and counting in the timed calls, both seccomp filters).
 void Emulator(benchmark::State& state, bool plugin) {
   const auto& c = data(state);
   const auto& session = *Fixture::get().session;
   for (auto _ : state) {
     if (plugin) {
-      RunOutcome r = session.runner->run({c.cand_dir / "cand", read_file(c.cand_dir / "plan.txt"),
-                                          read_file(c.cand_dir / "watch.txt"), c.cand_dir, true});
+      RunOutcome r = session.runner->run(harness_run(c.cand_dir / "cand", read_file(c.cand_dir / "plan.txt"),
+                                                     read_file(c.cand_dir / "watch.txt"), c.cand_dir, true));
       if (!r.process.ok()) state.SkipWithError(r.process.describe().c_str());
       continue;
     }

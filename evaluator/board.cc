@@ -2,6 +2,7 @@
 
 
 #include <algorithm>
+#include <cctype>
 
 #include "src/common/toml_file.h"
 #include "src/common/error.h"
@@ -41,6 +42,14 @@ BoardProfile load_board(const fs::path& root, const std::string& name) {
   if (const auto* ext = doc["extensions"].as_array()) {
     for (const auto& e : *ext) b.extensions.push_back(e.value_or(std::string()));
   }
+  b.tune = doc["tune"].value_or(std::string());
+  // A CPU name clang knows (clang -mtune=NAME; `clang-22 --target=riscv64-linux-gnu --print-supported-cpus`),
+  // never a flag of its own.
+  if (!b.tune.empty() && (b.tune.front() == '-' || !std::all_of(b.tune.begin(), b.tune.end(), [](char ch) {
+                            return std::isalnum(static_cast<unsigned char>(ch)) || ch == '-' || ch == '_' || ch == '.';
+                          }))) {
+    fail("tune", "'" + b.tune + "' is not a CPU name (e.g. \"spacemit-x60\")");
+  }
   b.vlen = doc["vlen"].value_or(256u);
   b.clock_ghz = doc["clock_ghz"].value_or(1.6);
   b.cores = doc["cores"].value_or(1u);
@@ -55,21 +64,26 @@ BoardProfile load_board(const fs::path& root, const std::string& name) {
   c.l1_ways = doc["cache"]["l1_ways"].value_or(c.l1_ways);
   c.l2_kib = doc["cache"]["l2_kib"].value_or(c.l2_kib);
   c.l2_ways = doc["cache"]["l2_ways"].value_or(c.l2_ways);
-  c.flush_before_timed_run = doc["cache"]["flush_before_timed_run"].value_or(true);
+  c.l2_policy = doc["cache"]["l2_policy"].value_or(c.l2_policy);
+  if (c.l2_policy != "lru" && c.l2_policy != "random") fail("cache.l2_policy", "must be \"lru\" or \"random\"");
+  if (doc["cache"]["flush_before_timed_run"]) {
+    fail("cache.flush_before_timed_run", "moved to [protocol] flush_before_timed_call (with warmup_calls and timed_calls)");
+  }
+  if (doc["memory"]) fail("memory", "the memory model is fitted now: set [cost_model] memory = \"evaluator/cost_model/x60_memory.json\"");
+  auto& pr = b.protocol;
+  pr.warmup_calls = doc["protocol"]["warmup_calls"].value_or(pr.warmup_calls);
+  pr.timed_calls = doc["protocol"]["timed_calls"].value_or(pr.timed_calls);
+  pr.flush_before_timed_call = doc["protocol"]["flush_before_timed_call"].value_or(pr.flush_before_timed_call);
+  if (pr.timed_calls < 1 || pr.timed_calls > 15) fail("protocol.timed_calls", "must be between 1 and 15");
+  if (pr.warmup_calls > 15) fail("protocol.warmup_calls", "must be at most 15");
   auto pow2 = [](unsigned v) { return v != 0 && (v & (v - 1)) == 0; };
   if (!pow2(c.line_bytes) || c.l1_ways == 0 || c.l2_ways == 0 || !pow2(c.l1_sets()) || !pow2(c.l2_sets())) {
     fail("cache", "sizes must give a power-of-two number of sets with power-of-two lines");
   }
-  auto& m = b.memory;
-  m.l2_fill = doc["memory"]["l2_fill_bytes_per_cycle"].value_or(m.l2_fill);
-  m.l2_writeback = doc["memory"]["l2_writeback_bytes_per_cycle"].value_or(m.l2_writeback);
-  m.dram_fill = doc["memory"]["dram_fill_bytes_per_cycle"].value_or(m.dram_fill);
-  m.dram_writeback = doc["memory"]["dram_writeback_bytes_per_cycle"].value_or(m.dram_writeback);
-  if (m.l2_fill <= 0 || m.l2_writeback <= 0 || m.dram_fill <= 0 || m.dram_writeback <= 0) {
-    fail("memory", "bandwidths must be positive");
-  }
   std::string table = doc["cost_model"]["table"].value_or(std::string("evaluator/cost_model/x60_table.json"));
   b.cost_table = fs::path(table).is_absolute() ? fs::path(table) : root / table;
+  std::string memory = doc["cost_model"]["memory"].value_or(std::string("evaluator/cost_model/x60_memory.json"));
+  b.memory_model = fs::path(memory).is_absolute() ? fs::path(memory) : root / memory;
   return b;
 }
 

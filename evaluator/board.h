@@ -13,6 +13,9 @@ struct BoardProfile {
   std::string runner;  // "qemu" (virtual), "ssh", "local"
   std::string march;
   std::vector<std::string> extensions;
+  // The core every kernel is compiled for (-mtune: clang's scheduling model of it), e.g. "spacemit-x60";
+  // empty: clang's generic tuning. Candidates, ker0, references and the harness all get it.
+  std::string tune;
   unsigned vlen = 256;
   double clock_ghz = 1.6;
   unsigned cores = 1;
@@ -28,17 +31,21 @@ struct BoardProfile {
     unsigned line_bytes = 64;
     unsigned l1_kib = 32, l1_ways = 4;
     unsigned l2_kib = 512, l2_ways = 16;
-    bool flush_before_timed_run = true;
+    std::string l2_policy = "lru";  // "lru" or "random" (pseudo-random, deterministic)
     unsigned l1_sets() const { return l1_kib * 1024 / (line_bytes * l1_ways); }
     unsigned l2_sets() const { return l2_kib * 1024 / (line_bytes * l2_ways); }
   } cache;
 
-  struct Memory {
-    double l2_fill = 5.73, l2_writeback = 9.0;      // bytes per cycle
-    double dram_fill = 2.48, dram_writeback = 4.5;
-  } memory;
+  // How a task's kernel is timed: warm-up calls at the timed size, then timed calls, each with fresh
+  // inputs; the median timed call is the kernel's time.
+  struct Protocol {
+    unsigned warmup_calls = 1;
+    unsigned timed_calls = 3;
+    bool flush_before_timed_call = false;  // empty the caches before every timed call
+  } protocol;
 
-  std::filesystem::path cost_table;  // absolute
+  std::filesystem::path cost_table;    // absolute
+  std::filesystem::path memory_model;  // absolute: the fitted memory model (cost_model/memory_model.h)
   std::filesystem::path file;        // where the profile came from
 };
 

@@ -19,14 +19,8 @@ BoardSession open_board_session(const std::filesystem::path& root, const Workspa
   s.sandbox = std::make_unique<sandbox::Sandbox>(sandbox_system_paths(s.tools));
   s.compiler = std::make_unique<ClangCompiler>(s.tools, *s.sandbox, ws.objects_dir(), ws.tmp_dir());
   s.runner = std::make_unique<QemuRunner>(s.board, s.tools, *s.sandbox);
-  cost::MemoryBandwidth bw;
-  bw.line_bytes = s.board.cache.line_bytes;
-  bw.l2_fill = s.board.memory.l2_fill;
-  bw.l2_writeback = s.board.memory.l2_writeback;
-  bw.dram_fill = s.board.memory.dram_fill;
-  bw.dram_writeback = s.board.memory.dram_writeback;
   cost::X60Table table = cost::X60Table::load(s.board.cost_table);
-  s.cost_model = std::make_unique<cost::X60CostModel>(table, bw);
+  s.cost_model = std::make_unique<cost::X60CostModel>(table, cost::MemoryModelParams::load(s.board.memory_model));
 
   BoardEvaluatorConfig cfg;
   cfg.board = s.board;

@@ -53,13 +53,10 @@ sandbox::SandboxedRun clang_run(const fs::path& clang, const fs::path& dir, cons
   sandbox::SandboxedRun run;
   run.workdir = dir;
   run.limits = compiler_limits();
-  run.argv = {clang.string(), "--target=riscv64-linux-gnu", "-march=" + req.march, "-mabi=lp64d", req.opt, "-std=gnu17",
-              "-fdiagnostics-color=never", "-ferror-limit=20", "-fno-common"};
-  if (!req.prelude.empty()) {
-    write_file_atomic(dir / "task_prototype.h", req.prelude);
-    run.argv.insert(run.argv.end(), {"-include", kIn + "task_prototype.h"});
-  }
-  run.argv.insert(run.argv.end(), req.flags.begin(), req.flags.end());
+  run.argv = {clang.string()};
+  const std::vector<std::string> flags = clang_flags(req);
+  run.argv.insert(run.argv.end(), flags.begin(), flags.end());
+  if (!req.prelude.empty()) write_file_atomic(dir / "task_prototype.h", req.prelude);
   return run;
 }
 
@@ -122,6 +119,15 @@ void split_include_tree(const std::string& err, std::vector<std::string>* depth1
 
 }  // namespace
 
+std::vector<std::string> clang_flags(const CompileRequest& req) {
+  std::vector<std::string> argv = {"--target=riscv64-linux-gnu", "-march=" + req.march, "-mabi=lp64d", req.opt,
+                                   "-std=gnu17", "-fdiagnostics-color=never", "-ferror-limit=20", "-fno-common"};
+  if (!req.tune.empty()) argv.push_back("-mtune=" + req.tune);
+  if (!req.prelude.empty()) argv.insert(argv.end(), {"-include", kIn + "task_prototype.h"});
+  argv.insert(argv.end(), req.flags.begin(), req.flags.end());
+  return argv;
+}
+
 std::vector<fs::path> toolchain_system_paths(const Toolchain& tools) {
   std::vector<fs::path> out;
   std::error_code ec;
@@ -145,7 +151,7 @@ ClangCompiler::ClangCompiler(Toolchain tools, const sandbox::Sandbox& sandbox, f
 Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
   // The search asks for a kernel's identity and then evaluates it: one preprocessing serves both.
   Hasher h;
-  h.add(req.source).add(req.march).add(req.opt).add(req.prelude).add(req.file_name);
+  h.add(req.source).add(req.march).add(req.tune).add(req.opt).add(req.prelude).add(req.file_name);
   for (const auto& f : req.flags) h.add(f);
   for (const auto& [name, text] : req.headers) h.add(name).add(text);
   const std::string key = h.hex();
@@ -199,7 +205,7 @@ Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
 CompileResult ClangCompiler::compile(const CompileRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   Hasher h;
-  h.add(tools_.clang_version).add(req.march).add(req.opt).add(req.prelude).add(req.keep_global).add(req.file_name);
+  h.add(tools_.clang_version).add(req.march).add(req.tune).add(req.opt).add(req.prelude).add(req.keep_global).add(req.file_name);
   for (const auto& f : req.flags) h.add(f);
   for (const auto& [name, text] : req.headers) h.add(name).add(text);
   h.add(req.source);

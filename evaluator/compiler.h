@@ -24,6 +24,9 @@ struct CompileRequest {
   std::string file_name = "kernel.c";  // how diagnostics name the source
   // Headers placed next to the source (name, text), found by its #include "name" (trusted sources only).
   std::vector<std::pair<std::string, std::string>> headers;
+  // -mtune: the board's core (BoardProfile::tune, e.g. spacemit-x60); empty: clang's default. Last, so that
+  // positional initialisers of the fields above keep their meaning.
+  std::string tune;
 };
 
 // What clang's preprocessor made of a source: the one reading of its text that eok trusts (no lexer of our
@@ -90,6 +93,11 @@ class ClangCompiler : public Compiler {
   std::mutex recent_mutex_;
   std::deque<std::pair<std::string, Preprocessed>> recent_;  // by a hash of the request
 };
+
+// clang's options for a request, shared by its preprocessing and its compile (so that both see the same
+// predefined macros and files): target, -march, -mabi, the optimisation level, -mtune when the request has
+// one, the prelude's -include and the extra flags. Everything but the program, the input and the action.
+std::vector<std::string> clang_flags(const CompileRequest& req);
 
 // The system directories clang, lld and llvm-objcopy need inside the sandbox (their installation, the
 // riscv64 sysroot and GCC cross files).

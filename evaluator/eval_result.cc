@@ -1,5 +1,7 @@
 #include "evaluator/eval_result.h"
 
+#include "src/common/number_format.h"
+
 namespace eok::evaluator {
 
 const char* status_name(EvalStatus s) {
@@ -22,6 +24,34 @@ nlohmann::json opt(const std::optional<T>& v) {
   return v ? nlohmann::json(*v) : nlohmann::json(nullptr);
 }
 
+}  // namespace
+
+namespace {
+
+nlohmann::json counters_json(const cost::MemoryCounters& m) {
+  nlohmann::json j = {{"loads", m.loads},
+                      {"stores", m.stores},
+                      {"load_bytes", m.load_bytes},
+                      {"store_bytes", m.store_bytes},
+                      {"store_alloc_l2", m.store_allocs[0]},
+                      {"store_alloc_dram", m.store_allocs[1]},
+                      {"late_fill_l2", m.late_fills[0]},
+                      {"late_fill_dram", m.late_fills[1]},
+                      {"l1_writebacks", m.l1_writebacks},
+                      {"l2_writebacks", m.l2_writebacks}};
+  const char* kind[2] = {"scalar", "vector"};
+  const char* level[2] = {"l2", "dram"};
+  const char* how[2] = {"random", "stream"};
+  for (int k = 0; k < 2; ++k) {
+    for (int l = 0; l < 2; ++l) {
+      for (int h = 0; h < 2; ++h) j[std::string("fill_") + kind[k] + "_" + level[l] + "_" + how[h]] = m.load_fills[k][l][h];
+    }
+  }
+  return j;
+}
+
+}  // namespace
+
 nlohmann::json cost_json(const cost::CostReport& c) {
   nlohmann::json hot = nlohmann::json::array();
   for (const auto& b : c.hot_blocks) {
@@ -35,20 +65,27 @@ nlohmann::json cost_json(const cost::CostReport& c) {
                    {"instructions", b.disasm}});
   }
   return {{"compute_cycles", c.compute_cycles},
-          {"memory_cycles", c.memory.cycles},
+          {"load_stall_cycles", c.memory.stall_cycles},
+          {"l2_cycles", c.memory.l2_cycles},
+          {"dram_cycles", c.memory.dram_cycles},
           {"bound", c.bound},
           {"instructions", c.instructions},
           {"fallback_instructions", c.fallback_instructions},
           {"cycles_by_class", c.cycles_by_class},
           {"memory_traffic_bytes",
-           {{"l2_fill", c.memory.l2_fill_bytes},
-            {"l2_writeback", c.memory.l2_writeback_bytes},
-            {"dram_fill", c.memory.dram_fill_bytes},
-            {"dram_writeback", c.memory.dram_writeback_bytes}}},
+           {{"l2_read", c.memory.l2_read_bytes},
+            {"l2_write", c.memory.l2_write_bytes},
+            {"dram_read", c.memory.dram_read_bytes},
+            {"dram_write", c.memory.dram_write_bytes}}},
+          {"memory_counters", counters_json(c.counters)},
           {"hot_blocks", hot}};
 }
 
-}  // namespace
+std::string describe_cycles(const cost::CostReport& c) {
+  return with_commas(c.cycles) + " modeled (compute " + with_commas(c.compute_cycles) + ", load stalls " +
+         with_commas(c.memory.stall_cycles) + ", L2 " + with_commas(c.memory.l2_cycles) + ", DRAM " +
+         with_commas(c.memory.dram_cycles) + ": " + c.bound + "-bound)";
+}
 
 nlohmann::json EvalResult::to_json() const {
   nlohmann::json mm = nlohmann::json::array();
@@ -65,6 +102,7 @@ nlohmann::json EvalResult::to_json() const {
       {"seed", seed},
       {"cycles", opt(cycles)},
       {"baseline_cycles", opt(baseline_cycles)},
+      {"timed_call_cycles", timed_call_cycles},
       {"speedup", opt(speedup)},
       {"evidence",
        {{"rule", rule.empty() ? nlohmann::json(nullptr) : nlohmann::json(rule)},

@@ -57,6 +57,7 @@ struct EvalResult {
   // Measurement (status ok)
   std::optional<double> cycles;
   std::optional<double> baseline_cycles;
+  std::vector<double> timed_call_cycles;  // every timed call's modeled cycles, fastest first; `cycles` is the median
   std::optional<double> speedup;
   std::optional<cost::CostReport> cost;
   bool sandboxed = false;
@@ -66,5 +67,11 @@ struct EvalResult {
 
   nlohmann::json to_json() const;
 };
+
+// The profile of one modeled region as JSON (the "profile" of an evaluation, a region of `eok measure`).
+nlohmann::json cost_json(const cost::CostReport& c);
+
+// "79,200 modeled (compute 70,000, load stalls 9,200, L2 0, DRAM 0: compute-bound)".
+std::string describe_cycles(const cost::CostReport& c);
 
 }  // namespace eok::evaluator

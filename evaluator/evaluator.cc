@@ -58,7 +58,7 @@ std::string signal_name(int sig) {
 std::string case_label(const std::vector<PlannedCase>& cases, int index) {
   if (index < 0 || static_cast<size_t>(index) >= cases.size()) return "before the first case";
   const auto& c = cases[static_cast<size_t>(index)];
-  return "case " + std::to_string(index) + " (" + format_sizes(c.sizes) + (c.timed ? ", timed" : "") + ")";
+  return "case " + std::to_string(index) + " (" + format_sizes(c.sizes) + (c.timed ? ", timed" : c.warmup ? ", warm-up" : "") + ")";
 }
 
 std::string describe_fault(const FaultRecord& f, const Task& task, const std::vector<PlannedCase>& cases) {
@@ -158,6 +158,7 @@ fs::path BoardEvaluator::support_object(const Task& task, const std::string& whi
   const fs::path target = cfg_.root / "evaluator" / "target";
   CompileRequest req;
   req.opt = "-O2";
+  req.tune = cfg_.board.tune;
   req.file_name = which + ".c";
   if (which == "harness") {
     req.source = read_file(target / "harness.c");
@@ -186,6 +187,7 @@ CompileRequest BoardEvaluator::kernel_request(const Task& task, const std::strin
   CompileRequest req;
   req.source = source;
   req.march = effective_march(cfg_.board, task.march);
+  req.tune = cfg_.board.tune;  // the identity's preprocessing and the compile share this request
   req.opt = "-O3";
   req.prelude = prototype_header(task);
   req.keep_global = task.entry;
@@ -285,7 +287,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
     tmp.keep();
     log::info("keeping {}", tmp.path().string());
   }
-  const auto cases = plan_cases(task, seed);
+  const auto cases = plan_cases(task, seed, cfg_.board.protocol.warmup_calls, cfg_.board.protocol.timed_calls);
   const std::string plan = render_plan(task, cases);
 
   // The reference runs beside the candidate, in a sandbox of its own.
@@ -295,7 +297,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
     fs::create_directories(dir);
     Linked l = link_and_check(compiler_, {{harness, "harness.o"}, {glue, "glue.o"}, {ref, "ref.o"}}, dir / "ref", false, cases);
     RunOutcome out;
-    if (l.error.empty() && l.infra.empty() && !l.violation) out = runner_.run({dir / "ref", plan, l.watch, dir, false});
+    if (l.error.empty() && l.infra.empty() && !l.violation) out = runner_.run(harness_run(dir / "ref", plan, l.watch, dir, false));
     else out.process.spawn_error = "linking the reference failed: " + l.error + l.infra;
     return std::make_pair(std::move(out), since(t0));
   });
@@ -310,7 +312,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   const bool runnable = linked.error.empty() && linked.infra.empty() && !linked.violation;
   if (runnable) {
     t = Clock::now();
-    cand = runner_.run({dir / "cand", plan, linked.watch, dir, true, run_timeout(task)});
+    cand = runner_.run(harness_run(dir / "cand", plan, linked.watch, dir, true, run_timeout(task)));
     res.timings.run = since(t);
   }
   auto [ref_run, ref_seconds] = ref_future.get();
@@ -342,11 +344,28 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   if (!check.rule.empty()) res.rule = check.rule;
   if (check.status != EvalStatus::ok) return finish(check.status, check.message);
 
-  if (!cand_m.profile || !cand_m.profile->complete) {
-    return finish(EvalStatus::infra_error, "the board's plugin wrote no profile of the timed call: this is eok's problem");
+  // One profile per timed call, each complete; the median timed call is the kernel's time.
+  std::vector<size_t> timed;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    if (cases[i].timed) timed.push_back(i);
+  }
+  bool profiles_ok = cand_m.profiles.size() == timed.size();
+  for (size_t k = 0; profiles_ok && k < timed.size(); ++k) {
+    profiles_ok = cand_m.profiles[k].call_index == timed[k] && cand_m.profiles[k].profile.complete;
+  }
+  if (!profiles_ok) {
+    return finish(EvalStatus::infra_error, "the board's plugin did not profile every timed call (" +
+                                               std::to_string(cand_m.profiles.size()) + " profiles for " +
+                                               std::to_string(timed.size()) + " timed calls): this is eok's problem");
   }
   t = Clock::now();
-  res.cost = model_.estimate(*cand_m.profile);
+  std::vector<cost::CostReport> reports;
+  for (const auto& p : cand_m.profiles) reports.push_back(model_.estimate(p.profile));
+  std::vector<size_t> order(reports.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return reports[a].cycles < reports[b].cycles; });
+  for (size_t i : order) res.timed_call_cycles.push_back(reports[i].cycles);
+  res.cost = reports[order[(order.size() - 1) / 2]];  // the median (the lower middle of an even count)
   res.timings.model = since(t);
   res.cycles = res.cost->cycles;
   if (const double roof = cfg_.roofline_cycles ? cfg_.roofline_cycles(task) : 0; roof > 0 && *res.cycles < kRooflineMargin * roof) {
@@ -434,7 +453,7 @@ EvalResult BoardEvaluator::evaluate_against_baseline(const Task& task, const std
 
 std::string measurement_fingerprint(const BoardProfile& board, const Toolchain& tools) {
   Hasher h;
-  h.add(read_file(board.file)).add(read_file(board.cost_table)).add(tools.clang_version).add(tools.qemu_version);
+  h.add(read_file(board.file)).add(read_file(board.cost_table)).add(read_file(board.memory_model)).add(tools.clang_version).add(tools.qemu_version);
   if (!tools.plugin.empty()) h.add(read_file(tools.plugin));
   // The cost model and checker are compiled into eok itself: a rebuilt eok re-measures its baselines.
   std::error_code ec;

@@ -59,13 +59,16 @@ class BoardEvaluator : public Evaluator {
   // setup are comparable; a recorded evaluation is reused only under the same setup.
   const std::string& setup() const { return cfg_.fingerprint; }
 
+  // How this board compiles a task's kernel source (march, -O, tune, the task's prototype): the request
+  // of every candidate, ker0 and identity.
+  CompileRequest kernel_request(const Task& task, const std::string& source) const;
+
  private:
   struct Baseline {
     double cycles = 0;
     double run_seconds = 0;  // ker0's wall time on the board: the scale for candidates' time limit
   };
   std::filesystem::path support_object(const Task& task, const std::string& which);
-  CompileRequest kernel_request(const Task& task, const std::string& source) const;
   std::filesystem::path baseline_file(const Task& task) const;
   std::optional<Baseline> cached_baseline(const Task& task) const;
   double run_timeout(const Task& task) const;

@@ -88,14 +88,17 @@ void place_buffers(const Task& task, PlannedCase& pc) {
 
 }  // namespace
 
-std::vector<PlannedCase> plan_cases(const Task& task, uint64_t seed) {
+std::vector<PlannedCase> plan_cases(const Task& task, uint64_t seed, unsigned warmup, unsigned timed) {
   std::vector<PlannedCase> cases;
   uint64_t state = seed;
-  // Seeds are drawn in the order of the task's sizes (checks, then timed) whatever the order of calls.
+  // Seeds are drawn in the order checks, then timed calls, then warm-ups, whatever the order of calls.
   std::vector<uint64_t> check_seeds;
   for (size_t i = 0; i < task.checks.size(); ++i) check_seeds.push_back(next_seed(state));
-  cases.push_back({task.timed, true, next_seed(state), false, {}});
-  for (size_t i = 0; i < task.checks.size(); ++i) cases.push_back({task.checks[i], false, check_seeds[i], i % 2 == 0, {}});
+  std::vector<PlannedCase> timed_cases;
+  for (unsigned i = 0; i < timed; ++i) timed_cases.push_back({task.timed, true, false, next_seed(state), false, {}});
+  for (unsigned i = 0; i < warmup; ++i) cases.push_back({task.timed, false, true, next_seed(state), false, {}});
+  cases.insert(cases.end(), timed_cases.begin(), timed_cases.end());
+  for (size_t i = 0; i < task.checks.size(); ++i) cases.push_back({task.checks[i], false, false, check_seeds[i], i % 2 == 0, {}});
   for (auto& pc : cases) place_buffers(task, pc);
   return cases;
 }
@@ -106,7 +109,8 @@ std::string render_plan(const Task& task, const std::vector<PlannedCase>& cases)
   p << "ret " << std::hex << kReturnSlotAddr << std::dec << "\n";
   p.precision(17);
   for (const auto& pc : cases) {
-    p << "case " << (pc.timed ? 1 : 0) << " " << pc.seed << " " << task.args.size() << "\n";
+    // The harness draws plain inputs (no special values) for timed and warm-up calls: 1 and 2.
+    p << "case " << (pc.timed ? 1 : pc.warmup ? 2 : 0) << " " << pc.seed << " " << task.args.size() << "\n";
     size_t next_buffer = 0;
     for (const auto& a : task.args) {
       if (a.is_buffer) {

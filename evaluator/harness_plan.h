@@ -24,7 +24,8 @@ struct PlacedBuffer {
 
 struct PlannedCase {
   SizeParams sizes;
-  bool timed = false;
+  bool timed = false;   // measured: the board's protocol takes the median of the timed calls
+  bool warmup = false;  // at the timed size, before the timed calls, not measured
   uint64_t seed = 0;
   bool tight = false;  // buffers end exactly at an unmapped page
   std::vector<PlacedBuffer> buffers;
@@ -41,9 +42,10 @@ std::string prototype_header(const Task& task);
 // types and stores the return value.
 std::string generate_glue(const Task& task);
 
-// The timed size first, then every check size, each with its own seed drawn from `seed`, buffers placed.
-// Timed first: no candidate code has run before the timed call, so nothing it did can prepare it.
-std::vector<PlannedCase> plan_cases(const Task& task, uint64_t seed);
+// The board's timing protocol, then every check size: `warmup` calls and `timed` calls at the timed size,
+// then the checks, each call with its own seed drawn from `seed` (fresh inputs every time, so no call can
+// reuse what an earlier one computed), buffers placed. Every call's outputs are checked, timed ones too.
+std::vector<PlannedCase> plan_cases(const Task& task, uint64_t seed, unsigned warmup = 1, unsigned timed = 3);
 
 // The plan text for evaluator/target/harness.c (format in harness_protocol.h).
 std::string render_plan(const Task& task, const std::vector<PlannedCase>& cases);

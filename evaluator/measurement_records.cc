@@ -80,7 +80,7 @@ const CallOutput* Measurement::find_call(uint32_t index) const {
   return nullptr;
 }
 
-Measurement parse_measurement(std::string_view bytes) {
+Measurement parse_measurement(std::string_view bytes, MeasurementKind kind) {
   Measurement m;
   if (bytes.substr(0, EOK_MEAS_MAGIC_LEN) != std::string_view(EOK_MEAS_MAGIC, EOK_MEAS_MAGIC_LEN)) {
     m.error = bytes.empty() ? "no measurement file" : "not a measurement file";
@@ -88,6 +88,7 @@ Measurement parse_measurement(std::string_view bytes) {
   }
   Reader r(bytes.substr(EOK_MEAS_MAGIC_LEN));
   bool ended = false;  // a VIOLATION or EXIT record came: nothing may follow
+  uint32_t previous = 0;  // the type of the previous record
   while (r.left() > 0) {
     eok_m_header h;
     std::string payload;
@@ -95,8 +96,8 @@ Measurement parse_measurement(std::string_view bytes) {
       m.error = "truncated record";
       return m;
     }
-    // The plugin writes HELLO, then BEGIN k / CALL k for k = 0, 1, ... (the timed call's PROFILE right
-    // after CALL 0), and at most one VIOLATION or EXIT, last.
+    // The plugin writes HELLO, then BEGIN k / CALL k for k = 0, 1, ... (a timed call's PROFILE right after
+    // its CALL), and at most one VIOLATION or EXIT, last. A program with regions writes no calls.
     const size_t begun = m.begins.size(), done = m.calls.size();
     const char* disorder = nullptr;
     if (h.type < EOK_M_HELLO || h.type > EOK_M_EXIT) {
@@ -107,11 +108,13 @@ Measurement parse_measurement(std::string_view bytes) {
     else if ((h.type == EOK_M_HELLO) == m.hello) disorder = m.hello ? "a second hello" : "a record before the hello";
     else if (h.type == EOK_M_BEGIN && begun != done) disorder = "a call began before the last one ended";
     else if (h.type == EOK_M_CALL && begun != done + 1) disorder = "a call ended that had not begun";
-    else if (h.type == EOK_M_PROFILE && (m.profile || done != 1 || begun != 1)) disorder = "a profile not right after the timed call";
+    else if (kind == MeasurementKind::regions && (h.type == EOK_M_BEGIN || h.type == EOK_M_CALL)) disorder = "a call in a program with regions";
+    else if (kind == MeasurementKind::calls && h.type == EOK_M_PROFILE && previous != EOK_M_CALL) disorder = "a profile not right after a call";
     if (disorder) {
       m.tampered = disorder;
       return m;
     }
+    previous = h.type;
     switch (h.type) {
       case EOK_M_HELLO: {
         eok_m_hello hello;
@@ -143,7 +146,8 @@ Measurement parse_measurement(std::string_view bytes) {
         continue;
       }
       case EOK_M_PROFILE:
-        m.profile = cost::parse_block_profile(payload);
+        m.profiles.push_back({static_cast<uint32_t>(kind == MeasurementKind::calls ? done - 1 : m.profiles.size()),
+                              cost::parse_block_profile(payload)});
         continue;
       case EOK_M_VIOLATION: {
         const size_t nl = payload.find('\n');

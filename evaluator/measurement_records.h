@@ -46,7 +46,13 @@ struct Measurement {
   bool guest_memory_ok = false;  // it could read guest memory
   std::vector<CallBegin> begins;
   std::vector<CallOutput> calls;
-  std::optional<cost::BlockProfile> profile;  // the timed call's, when measured
+  // One per timed call (right after that call's CALL record), or per region of a program run by
+  // `eok measure`: call_index is the call it follows, or the region's index.
+  struct Profile {
+    uint32_t call_index = 0;
+    cost::BlockProfile profile;
+  };
+  std::vector<Profile> profiles;
   std::optional<PluginViolation> violation;
   bool exited = false;           // the guest exited through exit_group, outside any call
   std::string error;             // why parsing stopped early, if it did
@@ -57,6 +63,9 @@ struct Measurement {
   const CallOutput* find_call(uint32_t index) const;
 };
 
-Measurement parse_measurement(std::string_view bytes);
+// kind: what the run was: a harness making kernel calls (BEGIN/CALL records, a profile after a timed call)
+// or a program with regions (profiles only).
+enum class MeasurementKind { calls, regions };
+Measurement parse_measurement(std::string_view bytes, MeasurementKind kind = MeasurementKind::calls);
 
 }  // namespace eok::evaluator

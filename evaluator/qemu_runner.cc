@@ -27,7 +27,7 @@ std::string read_prefix(const fs::path& path, size_t max) {
 RunOutcome QemuRunner::run(const RunRequest& req) {
   const std::string in = std::string(sandbox::kWorkdir) + "/";
   write_file_atomic(req.workdir / "plan.txt", req.plan);
-  write_file_atomic(req.workdir / "watch.txt", req.watch);
+  if (!req.regions) write_file_atomic(req.workdir / "watch.txt", req.watch);
   write_file_atomic(req.workdir / "guest.bpf", sandbox_.program(sandbox::SeccompProfile::emulator_guest));
   const fs::path measurement = req.workdir / "measure.bin";
   const fs::path records = req.workdir / "records.bin";
@@ -39,12 +39,13 @@ RunOutcome QemuRunner::run(const RunRequest& req) {
   run.proc = true;  // qemu reads /proc/self/maps at start
   run.binds.push_back({tools_.plugin, "/eok/eok-k1-plugin.so", false});
   run.argv = {fs::canonical(tools_.qemu).string(), "-cpu", board_.qemu.cpu, "-plugin",
-              "/eok/eok-k1-plugin.so,out=" + in + "measure.bin,watch=" + in + "watch.txt,filter=" + in + "guest.bpf" +
-                  ",measure=" + (req.measure ? "1" : "0") + ",flush=" + (c.flush_before_timed_run ? "1" : "0") +
+              "/eok/eok-k1-plugin.so,out=" + in + "measure.bin," + (req.regions ? "regions=1" : "watch=" + in + "watch.txt") +
+                  ",filter=" + in + "guest.bpf" + ",measure=" + (req.measure ? "1" : "0") + ",flush=" + (board_.protocol.flush_before_timed_call ? "1" : "0") +
                   ",line=" + std::to_string(c.line_bytes) + ",l1_sets=" + std::to_string(c.l1_sets()) +
                   ",l1_ways=" + std::to_string(c.l1_ways) + ",l2_sets=" + std::to_string(c.l2_sets()) +
-                  ",l2_ways=" + std::to_string(c.l2_ways),
+                  ",l2_ways=" + std::to_string(c.l2_ways) + ",l2_policy=" + c.l2_policy,
               in + req.program.filename().string()};
+  run.argv.insert(run.argv.end(), req.args.begin(), req.args.end());
   run.stdin_path = req.workdir / "plan.txt";
   run.stdout_path = records;
   run.capture_limit = 64 * 1024;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "evaluator/cost_model/memory_model.h"
 #include "src/common/error.h"
 
 namespace eok::evaluator {
@@ -30,8 +31,28 @@ PeakRates peak_rates(const BoardProfile& board, const cost::X60Table& table, con
   }
   PeakRates p;
   p.ops_per_cycle = 2.0 * (board.vlen / sew) / cost->rthroughput;
-  p.read_bytes_per_cycle = board.memory.dram_fill;
-  p.write_bytes_per_cycle = board.memory.dram_writeback;
+  // The best unit-stride rate of any element width and register group: what L1 can feed at most.
+  for (const char* op : {"vle8.v", "vle16.v", "vle32.v", "vle64.v", "vse8.v", "vse16.v", "vse32.v", "vse64.v"}) {
+    for (unsigned s : {8u, 16u, 32u, 64u}) {
+      for (int lg = 0; lg <= 3; ++lg) {
+        riscv::VType v;
+        v.sew = s;
+        v.lmul_log2 = lg;
+        const auto c = table.vector(op, false, v);
+        if (!c || c->rthroughput <= 0) continue;
+        const double rate = (board.vlen / 8.0) * (1 << lg) / c->rthroughput;
+        double& best = op[1] == 'l' ? p.l1_read : p.l1_write;
+        best = std::max(best, rate);
+      }
+    }
+  }
+  if (p.l1_read <= 0 || p.l1_write <= 0) throw ConfigError("roofline: the cost table has no unit-stride vector load/store figure");
+  const cost::MemoryModelParams mem = cost::MemoryModelParams::load(board.memory_model);
+  p.l2_read = mem.l2_read;
+  p.dram_read = mem.dram_read;
+  p.dram_write = mem.dram_write;
+  p.l1_bytes = board.cache.l1_kib * 1024.0;
+  p.l2_bytes = board.cache.l2_kib * 1024.0;
   return p;
 }
 
@@ -53,7 +74,13 @@ Roofline task_roofline(const Task& task, const PeakRates& peak) {
   r.write_bytes = std::min(r.bytes, output_bytes);
   r.read_bytes = r.bytes - r.write_bytes;
   r.compute_cycles = r.flops / peak.ops_per_cycle;
-  r.memory_cycles = r.read_bytes / peak.read_bytes_per_cycle + r.write_bytes / peak.write_bytes_per_cycle;
+  const double through_l1 = r.read_bytes / peak.l1_read + r.write_bytes / peak.l1_write;
+  const double beyond_l1 = std::max(0.0, r.read_bytes - peak.l1_bytes) / (peak.l2_read + peak.dram_read);
+  // Beyond both caches, reads first: they are the slower direction, and whatever stays cached may be written.
+  double dram_share = std::max(0.0, r.bytes - peak.l1_bytes - peak.l2_bytes);
+  const double dram_reads = std::min(dram_share, r.read_bytes);
+  const double through_dram = dram_reads / peak.dram_read + std::max(0.0, dram_share - dram_reads) / peak.dram_write;
+  r.memory_cycles = std::max({through_l1, beyond_l1, through_dram});
   r.bound_cycles = std::max(r.compute_cycles, r.memory_cycles);
   r.limit = r.memory_cycles >= r.compute_cycles ? "memory" : "compute";
   return r;

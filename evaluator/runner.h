@@ -5,6 +5,7 @@
 
 #include <filesystem>
 #include <string>
+#include <vector>
 
 #include "src/common/subprocess.h"
 
@@ -15,13 +16,30 @@ struct RunRequest {
   std::string plan;                  // the harness's stdin
   std::string watch;                 // what the board's observer watches (qemu_plugin/measurement_protocol.h)
   std::filesystem::path workdir;     // a fresh private directory; the program's cwd
-  bool measure = false;              // record the timed call's profile
+  bool measure = false;              // record the timed calls' profiles
   double timeout_seconds = 0;        // 0: the board's limit; never more than the board's limit
+  // A whole program measured by its region markers (target/eok_region.h) instead of a harness: no watch
+  // file, `plan` is its stdin, `args` its arguments.
+  bool regions = false;
+  std::vector<std::string> args;
 };
+
+// A run of the harness with its plan and watch file.
+inline RunRequest harness_run(std::filesystem::path program, std::string plan, std::string watch, std::filesystem::path workdir,
+                              bool measure, double timeout_seconds = 0) {
+  RunRequest r;
+  r.program = std::move(program);
+  r.plan = std::move(plan);
+  r.watch = std::move(watch);
+  r.workdir = std::move(workdir);
+  r.measure = measure;
+  r.timeout_seconds = timeout_seconds;
+  return r;
+}
 
 struct RunOutcome {
   ProcessResult process;
-  std::string harness;               // the harness's stdout (a fault record, if any)
+  std::string harness;               // the program's stdout (the harness's: a fault record, if any)
   std::string measurement;           // the observer's measurement file
 };
 

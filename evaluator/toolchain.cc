@@ -168,8 +168,8 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
             std::string(sandbox::kBwrapFix) + "; user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1, or run as root)");
         if (l.ok) {
           QemuRunner runner(board, t, sb);
-          const RunOutcome r = runner.run({sandboxed_exe, "", std::string(EOK_WATCH_MAGIC) + "\nmarkers 0 0\nret 0\n",
-                                           sandboxed_exe.parent_path(), false, 30});
+          const RunOutcome r = runner.run(harness_run(sandboxed_exe, "", std::string(EOK_WATCH_MAGIC) + "\nmarkers 0 0\nret 0\n",
+                                                      sandboxed_exe.parent_path(), false, 30));
           const Measurement m = parse_measurement(r.measurement);
           const bool loaded = r.process.ok() && m.hello && r.harness.find("vlen") != std::string::npos;
           add("qemu runs with the plugin in the sandbox", loaded,

@@ -19,7 +19,15 @@ bool parse_hex_bytes(const std::string& hex, std::vector<uint8_t>& out) {
   return true;
 }
 
+constexpr int kProfileVersion = 2;  // the plugin's "eok-profile 2"
+
 }  // namespace
+
+uint64_t MemoryCounters::fills_from(int level) const {
+  uint64_t n = 0;
+  for (int k = 0; k < 2; ++k) n += load_fills[k][level][0] + load_fills[k][level][1];
+  return n;
+}
 
 BlockProfile parse_block_profile(std::string_view text) {
   BlockProfile p;
@@ -31,24 +39,34 @@ BlockProfile parse_block_profile(std::string_view text) {
     std::string word;
     ls >> word;
     if (word == "eok-profile") {
-      header = true;
+      int version = 0;
+      ls >> version;
+      header = version == kProfileVersion;
     } else if (word == "mem") {
       std::string key;
       uint64_t value;
       auto& m = p.mem;
+      static const char* const kKind[2] = {"scalar", "vector"};
+      static const char* const kLevel[2] = {"l2", "dram"};
+      static const char* const kHow[2] = {"random", "stream"};
       while (ls >> key >> value) {
         if (key == "loads") m.loads = value;
         else if (key == "stores") m.stores = value;
         else if (key == "load_bytes") m.load_bytes = value;
         else if (key == "store_bytes") m.store_bytes = value;
-        else if (key == "l1_load_misses") m.l1_load_misses = value;
-        else if (key == "l1_store_misses") m.l1_store_misses = value;
+        else if (key == "store_alloc_l2") m.store_allocs[0] = value;
+        else if (key == "store_alloc_dram") m.store_allocs[1] = value;
+        else if (key == "late_fill_l2") m.late_fills[0] = value;
+        else if (key == "late_fill_dram") m.late_fills[1] = value;
         else if (key == "l1_writebacks") m.l1_writebacks = value;
-        else if (key == "l2_load_misses") m.l2_load_misses = value;
-        else if (key == "l2_store_misses") m.l2_store_misses = value;
         else if (key == "l2_writebacks") m.l2_writebacks = value;
-        else if (key == "l1_dirty_end") m.l1_dirty_end = value;
-        else if (key == "dirty_end") m.dirty_end = value;
+        for (int k = 0; k < 2; ++k) {
+          for (int l = 0; l < 2; ++l) {
+            for (int h = 0; h < 2; ++h) {
+              if (key == std::string("fill_") + kKind[k] + "_" + kLevel[l] + "_" + kHow[h]) m.load_fills[k][l][h] = value;
+            }
+          }
+        }
       }
     } else if (word == "block") {
       ExecutedBlock b;

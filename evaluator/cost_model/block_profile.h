@@ -19,15 +19,20 @@ struct ExecutedBlock {
   std::vector<uint8_t> bytes;
 };
 
+// What the cache simulation counted in the region (evaluator/qemu_plugin/cache_sim.h says how).
 struct MemoryCounters {
   uint64_t loads = 0, stores = 0, load_bytes = 0, store_bytes = 0;
-  uint64_t l1_load_misses = 0, l1_store_misses = 0, l1_writebacks = 0;
-  uint64_t l2_load_misses = 0, l2_store_misses = 0, l2_writebacks = 0;
-  uint64_t l1_dirty_end = 0, dirty_end = 0;
+  // Lines a load waited for: [scalar|vector][from L2|DRAM][random|stream].
+  uint64_t load_fills[2][2][2] = {};
+  uint64_t store_allocs[2] = {};  // [from L2|DRAM]: lines a store miss allocated without reading
+  uint64_t late_fills[2] = {};    // [from L2|DRAM]: partly written lines read for ownership when evicted
+  uint64_t l1_writebacks = 0, l2_writebacks = 0;
+
+  uint64_t fills_from(int level) const;  // load fills from L2 (0) or DRAM (1), all kinds
 };
 
 struct BlockProfile {
-  bool complete = false;       // the text ended with its "end" line
+  bool complete = false;       // the text ended with its "end" line, in the current format
   MemoryCounters mem;
   std::vector<ExecutedBlock> blocks;
 };

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "evaluator/cost_model/block_profile.h"
+#include "evaluator/cost_model/memory_model.h"
 
 namespace eok::cost {
 
@@ -19,16 +20,12 @@ struct HotBlock {
   std::vector<std::string> disasm;   // one instruction per entry
 };
 
-struct MemoryTime {
-  double cycles = 0;                 // time the memory system needs beyond L1 for the region's traffic
-  uint64_t l2_fill_bytes = 0, l2_writeback_bytes = 0, dram_fill_bytes = 0, dram_writeback_bytes = 0;
-};
-
 struct CostReport {
-  double cycles = 0;                 // modeled: max(compute, memory)
+  double cycles = 0;                 // modeled: max(compute + load stalls, L2 time, DRAM time)
   double compute_cycles = 0;         // sum over blocks of count * steady-state block cost
   MemoryTime memory;
-  std::string bound;                 // "compute" or "memory"
+  MemoryCounters counters;           // what the cache simulation counted (the memory model's input)
+  std::string bound;                 // "compute", "memory-latency" (load stalls) or "memory-bandwidth"
   uint64_t instructions = 0;         // dynamic instruction count in the region
   uint64_t fallback_instructions = 0;  // dynamic instructions costed by class defaults (not in the table)
   std::map<std::string, double> cycles_by_class;  // compute cycles attributed to instruction classes

@@ -48,6 +48,27 @@ scalar.<mnemonic>
     measured one (mulh, mulhsu, mulhu, mulw like mul) are never cheaper than it ("derived":
     "sibling:mul"). Instructions LLVM's model cannot schedule (it has no scheduling class for them) are
     left out and listed in sources.llvm.not_modelled; the caller falls back.
+scalar.vsetvli (and vsetivli, vsetvl: "derived": "sibling:vsetvli")
+    Measured, from rvv-bench's memset kernels (shared/data/x60/rvv-bench-x60-kernels.json, chart
+    "memset", see derive_vset()), not from LLVM, whose model charges a vsetvli 1 cycle. rvv_m<n> sets vl
+    with a vsetvli in every iteration (vsetvli; vse8.v; sub; add; bnez); rvv_tail_m<n> stores the same
+    bytes with the same vse8.v and no vsetvli in the loop (vse8.v; add; bltu). Cycles per iteration are
+    the least-squares slope of cycles over size at L1-resident sizes (VSET_FIT_BYTES) times the bytes of
+    an iteration (VLEN/8 * LMUL); the intercept takes the per-call overhead. At m1 the vsetvli loop runs
+    at 6.04 cycles an iteration and the plain one at 3.04 (the instruction table's vse8.v e8m1: 3.08),
+    so a vsetvli costs 3.0 cycles there; at m2 1.0, at m4 and m8 ~0.1: the loop with a vsetvli never
+    runs faster than ~6 cycles an iteration whatever the LMUL, the signature of a stall of about 4 cycles
+    between a vsetvli and the next vector instruction that longer vector work hides.
+    Two figures carry it, one for each way the scoreboard can see the loop:
+      rthroughput_by_lmul (by the LMUL the vsetvli sets; rthroughput is the largest, for vsetvl and any
+        vtype not known): the stall the measurement shows at that LMUL, charged on the vsetvli's unit.
+        QEMU ends a translation block after every vset instruction, so eok costs the vsetvli and the
+        vector instructions it governs in different blocks; the stall can only show as the vsetvli's own
+        cost. Fractional LMULs (not measured) take m1's figure.
+      latency: the same stall as a latency of the vl (and rd) the vsetvli writes, which every vector
+        instruction reads: a block that holds a whole loop, vsetvli included, then costs the measured
+        6.04 cycles an iteration at every LMUL up to m2 (latency = 6.04 - the scoreboard's cycles from
+        the store's issue to the next vsetvli's, vset_issue_behind()).
 
 Units: SMX60_IEUA -> ieu_a, SMX60_IEUB -> ieu_b, both -> ieu_any, SMX60_LS (either of the two) -> ls,
 SMX60_FP -> fp, vector units as above, no resource -> none. When an instruction uses several units the
@@ -62,6 +83,7 @@ split in halves until the rejected instructions are isolated.
 
 Rerun (from the repository root; needs python3 and llvm-mca-22 from Debian's llvm-22):
     python3 evaluator/cost_model/make_x60_table.py [--data ../shared/data/x60/rvv-bench-x60-throughput.json]
+            [--kernels ../shared/data/x60/rvv-bench-x60-kernels.json]
             [--out evaluator/cost_model/x60_table.json] [--llvm-mca llvm-mca-22]
     --check   regenerate in memory and exit 1 when the committed table differs
     --compare MNEMONIC[,MNEMONIC...] [--vtypes e32m1,e32m2,...]
@@ -380,6 +402,87 @@ NEGATED_FMA = {"vfnmacc": "vfmacc", "vfnmadd": "vfmadd", "vfnmsac": "vfmsac", "v
 # issue, plus the benchmark's loop overhead), so the ALU instructions keep LLVM's figure.
 SCALAR_SIBLINGS = {"mul": ("mulh", "mulhsu", "mulhu", "mulw")}
 
+# ----------------------------------------------------------------------------------------------------
+# vsetvli: measured in rvv-bench's memset kernels (see the module docstring)
+
+VLEN_BYTES = 32                 # the X60's VLEN = 256: an e8 vector register holds 32 bytes
+VSET_FIT_BYTES = (1024, 16384)  # L1-resident sizes (the data's README: L1 <= 16 KiB) with many iterations
+VSET_CHART = ("memset", "memset")          # destinations at random offsets, as the instruction table's stores
+VSET_CROSS_CHART = ("memset", "memset aligned")  # reported beside it, not used
+VSET_LMULS = (("m1", 0), ("m2", 1), ("m4", 2), ("m8", 3))
+VSET_MNEMONICS = ("vsetvli", "vsetivli", "vsetvl")
+
+
+def loop_cycles(chart, impl, bytes_per_iteration, lo, hi):
+    """Cycles per loop iteration of `impl`: the least-squares slope of cycles (size / bytes per cycle) over
+    size, for sizes in [lo, hi], times the bytes of an iteration. The intercept absorbs what every call pays
+    once (the benchmark's ~20 cycles of timer overhead, the set-up before the loop, the tail)."""
+    pts = [(n, n / bpc) for n, bpc in zip(chart["sizes"], chart["impls"][impl]) if lo <= n <= hi and bpc]
+    if len(pts) < 8:
+        raise SystemExit(f"error: only {len(pts)} sizes of {impl} in [{lo}, {hi}] bytes")
+    mx = sum(x for x, _ in pts) / len(pts)
+    my = sum(y for _, y in pts) / len(pts)
+    slope = sum((x - mx) * (y - my) for x, y in pts) / sum((x - mx) ** 2 for x, _ in pts)
+    return slope * bytes_per_iteration
+
+
+def vset_issue_behind(scalar):
+    """Cycles from the issue of rvv_m1's vse8.v to the issue of the next vsetvli in eok's scoreboard
+    (scoreboard.cc: in-order, two a cycle) when the loop is one block: the store and sub take half a cycle
+    each, add goes to ieu_a (the other pipe is busy with sub) and holds it for its rthroughput, then bne
+    holds it for its own; the vsetvli, on ieu_a too, issues after them."""
+    return 2 * 0.5 + scalar["add"]["rthroughput"] + scalar["bne"]["rthroughput"]
+
+
+def derive_vset(kernels_path, scalar):
+    """(scalar entry of vsetvli, record for sources) from the measured memset kernels."""
+    with open(kernels_path, encoding="utf-8") as fh:
+        raw = fh.read()
+    bench = json.loads(raw)["benchmarks"]
+    lo, hi = VSET_FIT_BYTES
+
+    def exposed(chart_key):
+        chart = bench[chart_key[0]][chart_key[1]]
+        out = {}
+        for name, lg in VSET_LMULS:
+            it = VLEN_BYTES << lg
+            with_vset = loop_cycles(chart, f"rvv_{name}", it, lo, hi)
+            without = loop_cycles(chart, f"rvv_tail_{name}", it, lo, hi)
+            out[name] = {"with_vsetvli": round(with_vset, 2), "without": round(without, 2),
+                         "vsetvli": round(max(0.0, with_vset - without), 2)}
+        return out
+
+    used, cross = exposed(VSET_CHART), exposed(VSET_CROSS_CHART)
+    behind = round(vset_issue_behind(scalar), 2)
+    by_lmul = {name: used[name]["vsetvli"] for name, _ in VSET_LMULS}
+    for name, _ in LMULS:
+        if name.startswith("mf"):
+            by_lmul[name] = by_lmul["m1"]  # not measured; vector work is no longer there than at m1
+    entry = {
+        "unit": None,  # LLVM's (set by the caller)
+        "rthroughput": num(max(by_lmul.values())),
+        "rthroughput_by_lmul": {k: num(v) for k, v in sorted(by_lmul.items())},
+        "latency": num(round(used["m1"]["with_vsetvli"] - behind, 2)),
+        "measured": True,
+        "source": "memset",
+    }
+    record = {
+        "what": "scalar vsetvli (vsetivli, vsetvl as its siblings): rthroughput_by_lmul, rthroughput, latency",
+        "file": "shared/data/x60/rvv-bench-x60-kernels.json",
+        "sha256": hashlib.sha256(raw.encode("utf-8")).hexdigest(),
+        "chart": "/".join(VSET_CHART),
+        "kernels": "rvv_m<n> (vsetvli; vse8.v; sub; add; bnez) against rvv_tail_m<n> (vse8.v; add; bltu)",
+        "fit": f"cycles per iteration: least-squares slope of cycles over size for sizes {lo}..{hi} bytes "
+               f"times {VLEN_BYTES} * LMUL bytes",
+        "per_lmul": used,
+        "cross_check": {"chart": "/".join(VSET_CROSS_CHART), "per_lmul": cross},
+        "rthroughput_by_lmul": "with_vsetvli - without at the LMUL the vsetvli sets; fractional LMULs take m1's",
+        "latency": f"with_vsetvli at m1 - {behind} (the scoreboard's cycles from the store's issue to the next "
+                   "vsetvli's: store and sub a half cycle each, then add and bne hold ieu_a for their "
+                   "rthroughput): what a block holding the whole loop needs to cost the measured loop",
+    }
+    return entry, record
+
 
 def derive_vector(vector, legal, by_key):
     """Gives every legal cell a figure, never below the nearest measured neighbour; returns the count.
@@ -569,7 +672,7 @@ def legal_cell(mn, sew, lg):
     return True
 
 
-def build(data_path, mca):
+def build(data_path, kernels_path, mca):
     with open(data_path, encoding="utf-8") as fh:
         raw = fh.read()
     measured = json.loads(raw)
@@ -677,6 +780,14 @@ def build(data_path, mca):
                 e.update({"rthroughput": r["rthroughput"], "unit": r["unit"], "measured": True,
                           "derived": f"sibling:{rep}"})
 
+    # vset instructions: the stall measured in the memset kernels, not LLVM's figure.
+    vset, vset_record = derive_vset(kernels_path, scalar)
+    for mn in VSET_MNEMONICS:
+        e = dict(vset, unit=scalar["vsetvli"]["unit"])
+        if mn != "vsetvli":
+            e["derived"] = "sibling:vsetvli"
+        scalar[mn] = e
+
     not_modelled = sorted(n for n in names if n not in scalar) + \
         sorted(dropped + [mn for mn, e in vector.items() if "latency" not in e])
     for line, why in sorted(rejected.items()):
@@ -684,7 +795,8 @@ def build(data_path, mca):
 
     sources = {
         "measured": {
-            "what": "vector rthroughput and masked_rthroughput; scalar rthroughput where measured is true",
+            "what": "vector rthroughput and masked_rthroughput; scalar rthroughput where measured is true and "
+                    "source names a table of this file (source memset: see measured_kernels)",
             "origin": "rvv-bench (camel-cdr/rvv-bench-results, spacemit_x60): SpacemiT X60 core of the "
                       "SpacemiT K1, VLEN=256, reciprocal throughput in cycles, independent instructions unrolled",
             "file": "shared/data/x60/rvv-bench-x60-throughput.json",
@@ -698,6 +810,7 @@ def build(data_path, mca):
                       "figure of a cycle or more on either integer pipe is charged to ieu_b alone, so that "
                       "a stream of copies reproduces it",
         },
+        "measured_kernels": vset_record,
         "derived": {
             "what": "vector cells listed in an entry's derived / masked_derived, scalar entries with derived: "
                     "the figure of the measured neighbour named there, never below it",
@@ -705,7 +818,7 @@ def build(data_path, mca):
                      "same_move: vmv<n>r under LMUL n; negated_fma / twice_half / narrower_sew: negated "
                      "multiply-adds the measurement skipped; next_sew: int8<->fp16 conversions from e16; "
                      "floor: LLVM figure raised to indexed >= strided, vl<n>re >= vle, vs<n>r >= vse8, "
-                     "vssra >= vssrl; sibling: mulh/mulhsu/mulhu/mulw >= mul",
+                     "vssra >= vssrl; sibling: mulh/mulhsu/mulhu/mulw >= mul, vsetivli/vsetvl = vsetvli",
             "cells": derived,
             "illegal": "vtypes where the instruction traps (EMUL outside [1/8, 8], more than 8 segment "
                        "registers, widening at m8 or e64, floating point at e8) have no cell",
@@ -713,7 +826,7 @@ def build(data_path, mca):
         "llvm": {
             "what": "vector latency and unit (a floored cell takes its neighbour's latency when larger); vector "
                     "rthroughput where source is llvm and the cell is not derived; scalar unit, latency, and "
-                    "rthroughput where measured is false",
+                    "rthroughput where measured is false; the unit of vsetvli/vsetivli/vsetvl",
             "model": "LLVM SpacemiT X60 scheduling model (llvm/lib/Target/RISCV/RISCVSchedSpacemitX60.td)",
             "tool": "llvm-mca-22 " + " ".join(MCA_FLAGS) + ", after vsetvli t0, a0, e<SEW>, <LMUL>, ta, ma",
             "equivalent_forms": "asked under e<EEW>,<EMUL>: vector loads/stores with an explicit EEW (LLVM "
@@ -798,6 +911,9 @@ def main():
     ap.add_argument("--data", default=os.path.join(repo, "..", "shared", "data", "x60",
                                                    "rvv-bench-x60-throughput.json"),
                     help="measured rvv-bench JSON (default: ../shared/data/x60/ beside the repository)")
+    ap.add_argument("--kernels", default=os.path.join(repo, "..", "shared", "data", "x60",
+                                                      "rvv-bench-x60-kernels.json"),
+                    help="measured rvv-bench memcpy/memset kernels JSON (the vsetvli figures)")
     ap.add_argument("--out", default=os.path.join(here, "x60_table.json"))
     ap.add_argument("--llvm-mca", default="llvm-mca-22")
     ap.add_argument("--check", action="store_true", help="exit 1 when the table on disk is out of date")
@@ -807,7 +923,9 @@ def main():
 
     if not os.path.isfile(args.data):
         sys.exit(f"error: measured table {args.data} not found; pass --data")
-    table = build(args.data, args.llvm_mca)
+    if not os.path.isfile(args.kernels):
+        sys.exit(f"error: measured kernels {args.kernels} not found; pass --kernels")
+    table = build(args.data, args.kernels, args.llvm_mca)
     if args.compare:
         compare(table, args.llvm_mca, args.compare.split(","), args.vtypes.split(","))
         return

@@ -2,34 +2,31 @@
 //
 // Compute: every executed block is decoded and costed by the in-order dual-issue scoreboard with the X60
 // figures of the instruction table under the block's vtype; a block's cost is its steady-state cycles per
-// execution times its execution count. Memory: the plugin's cache simulation counts fills and write-backs
-// beyond L1, which the board's measured L2/DRAM bandwidths turn into cycles. The modeled time is the larger
-// of the two (the core overlaps compute with streaming memory traffic), and the report says which bound.
+// execution times its execution count. Memory: the plugin's cache simulation counts what each access
+// needed beyond L1, which the fitted memory model (memory_model.h) turns into load stalls the in-order
+// core adds to its compute time, and into L2 and DRAM times at their measured bandwidths. The modeled time
+// is the largest of those, and the report says which bound.
 #pragma once
 
 #include <vector>
 
 #include "evaluator/cost_model/cost_model.h"
+#include "evaluator/cost_model/memory_model.h"
 #include "evaluator/cost_model/scoreboard.h"
 #include "evaluator/cost_model/x60_table.h"
 #include "evaluator/riscv/decoder.h"
 
 namespace eok::cost {
 
-struct MemoryBandwidth {
-  unsigned line_bytes = 64;
-  double l2_fill = 5.73, l2_writeback = 9.0, dram_fill = 2.48, dram_writeback = 4.5;  // bytes per cycle
-};
-
 class X60CostModel : public CostModel {
  public:
-  X60CostModel(X60Table table, MemoryBandwidth bandwidth, size_t hot_blocks = 5);
+  X60CostModel(X60Table table, MemoryModelParams memory, size_t hot_blocks = 5);
   CostReport estimate(const BlockProfile& profile) const override;
 
   // The scoreboard view of one instruction; public for tests and cross-checks.
   SbInsn timing(const riscv::Insn& insn, int32_t vtype, bool* fallback = nullptr) const;
 
-  MemoryTime memory_time(const MemoryCounters& mem) const;
+  const MemoryModelParams& memory_params() const { return mem_; }
 
  private:
   // The scoreboard view of a decoded block under `vtype` (a vsetvli immediate, or kVtypeUnknown /
@@ -40,7 +37,7 @@ class X60CostModel : public CostModel {
   std::optional<InsnCost> vector_cost(const riscv::Insn& insn, int32_t vtype) const;
 
   X60Table table_;
-  MemoryBandwidth bw_;
+  MemoryModelParams mem_;
   size_t hot_blocks_;
 };
 

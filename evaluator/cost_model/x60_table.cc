@@ -154,6 +154,17 @@ X60Table X60Table::load(const std::filesystem::path& json_path) {
       c.derived = true;
     }
     t.scalar_.emplace(name, c);
+    auto by_lmul = r.per_vtype(e, "rthroughput_by_lmul", where, false);
+    for (const auto& [lmul, v] : by_lmul) {
+      static constexpr std::array<std::string_view, 7> kLmuls{"mf8", "mf4", "mf2", "m1", "m2", "m4", "m8"};
+      if (std::find(kLmuls.begin(), kLmuls.end(), lmul) == kLmuls.end()) {
+        malformed(json_path, where + ".rthroughput_by_lmul." + lmul + " is not an LMUL (mf8 .. m8)");
+      }
+      if (v > c.rthroughput) {
+        malformed(json_path, where + ".rthroughput_by_lmul." + lmul + " exceeds the entry's rthroughput (its largest)");
+      }
+    }
+    if (!by_lmul.empty()) t.scalar_by_lmul_.emplace(name, std::move(by_lmul));
   }
 
   for (const auto& [name, e] : r.object(doc, "vector", "the table").items()) {
@@ -219,6 +230,16 @@ std::optional<InsnCost> X60Table::scalar(std::string_view mnemonic) const {
   auto it = scalar_.find(std::string(mnemonic));
   if (it == scalar_.end()) return std::nullopt;
   return it->second;
+}
+
+std::optional<InsnCost> X60Table::vset(std::string_view mnemonic, std::optional<int> lmul_log2) const {
+  auto c = scalar(mnemonic);
+  if (!c || !lmul_log2 || *lmul_log2 < -3 || *lmul_log2 > 3) return c;
+  auto it = scalar_by_lmul_.find(std::string(mnemonic));
+  if (it == scalar_by_lmul_.end()) return c;
+  static constexpr std::array<const char*, 7> kLmuls{"mf8", "mf4", "mf2", "m1", "m2", "m4", "m8"};
+  if (const double* rt = find_figure(it->second, kLmuls[static_cast<size_t>(*lmul_log2 + 3)])) c->rthroughput = *rt;
+  return c;
 }
 
 }  // namespace eok::cost

@@ -3,126 +3,183 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool level_init(cache_level_t *c, uint32_t sets, uint32_t ways) {
-  if (sets == 0 || (sets & (sets - 1)) != 0 || ways == 0 || ways > 64) return false;
+static bool level_init(cache_level_t *c, uint32_t sets, uint32_t ways, uint32_t policy, bool tracks_bytes) {
+  if (sets == 0 || (sets & (sets - 1)) != 0 || ways == 0 || ways > 64 || policy > CACHE_PSEUDO_RANDOM) return false;
+  const size_t n = (size_t)sets * ways;
   c->sets = sets;
   c->ways = ways;
-  c->tags = calloc((size_t)sets * ways, sizeof *c->tags);
-  c->age = calloc((size_t)sets * ways, sizeof *c->age);
-  c->dirty = calloc((size_t)sets * ways, sizeof *c->dirty);
+  c->policy = policy;
+  c->tags = calloc(n, sizeof *c->tags);
+  c->age = calloc(n, sizeof *c->age);
+  c->dirty = calloc(n, 1);
+  if (tracks_bytes) {
+    c->partial = calloc(n, 1);
+    c->origin = calloc(n, 1);
+    c->written = calloc(n, sizeof *c->written);
+    if (!c->partial || !c->origin || !c->written) return false;
+  }
   c->clock = 1;
+  c->rng = 0x9e3779b97f4a7c15ull;
   return c->tags && c->age && c->dirty;
 }
 
 static void level_flush(cache_level_t *c) {
-  memset(c->tags, 0, (size_t)c->sets * c->ways * sizeof *c->tags);
-  memset(c->age, 0, (size_t)c->sets * c->ways * sizeof *c->age);
-  memset(c->dirty, 0, (size_t)c->sets * c->ways);
+  const size_t n = (size_t)c->sets * c->ways;
+  memset(c->tags, 0, n * sizeof *c->tags);
+  memset(c->age, 0, n * sizeof *c->age);
+  memset(c->dirty, 0, n);
+  if (c->partial) memset(c->partial, 0, n);
   c->clock = 1;
+  c->rng = 0x9e3779b97f4a7c15ull;
 }
 
-/* Looks up `line`; on a miss installs it over the LRU way. Returns true on a hit. *evicted_dirty receives
- * the line number of a dirty victim plus one, or 0. */
-static bool level_touch(cache_level_t *c, uint64_t line, bool make_dirty, uint64_t *evicted_dirty) {
-  uint32_t set = (uint32_t)(line & (c->sets - 1));
-  uint64_t *tags = c->tags + (size_t)set * c->ways;
-  uint32_t *age = c->age + (size_t)set * c->ways;
-  uint8_t *dirty = c->dirty + (size_t)set * c->ways;
-  uint32_t victim = 0;
-  *evicted_dirty = 0;
+/* The way holding `line` in its set, or -1. */
+static int level_find(const cache_level_t *c, uint64_t line) {
+  const uint64_t *tags = c->tags + (size_t)(line & (c->sets - 1)) * c->ways;
   for (uint32_t w = 0; w < c->ways; ++w) {
-    if (tags[w] == line + 1) {
-      age[w] = ++c->clock;
-      if (make_dirty) dirty[w] = 1;
-      return true;
-    }
-    if (age[w] < age[victim]) victim = w;
+    if (tags[w] == line + 1) return (int)w;
   }
-  if (tags[victim] != 0 && dirty[victim]) *evicted_dirty = tags[victim];
-  tags[victim] = line + 1;
-  age[victim] = ++c->clock;
-  dirty[victim] = make_dirty;
+  return -1;
+}
+
+/* The way to replace in `line`'s set: an invalid one, else by the level's policy. */
+static uint32_t level_victim(cache_level_t *c, uint64_t line) {
+  const size_t base = (size_t)(line & (c->sets - 1)) * c->ways;
+  uint32_t victim = 0;
+  for (uint32_t w = 0; w < c->ways; ++w) {
+    if (c->tags[base + w] == 0) return w;
+    if (c->age[base + w] < c->age[base + victim]) victim = w;
+  }
+  if (c->policy == CACHE_PSEUDO_RANDOM) {
+    c->rng ^= c->rng << 13;
+    c->rng ^= c->rng >> 7;
+    c->rng ^= c->rng << 17;
+    victim = (uint32_t)(c->rng % c->ways);
+  }
+  return victim;
+}
+
+static size_t slot(const cache_level_t *c, uint64_t line, uint32_t way) {
+  return (size_t)(line & (c->sets - 1)) * c->ways + way;
+}
+
+/* Puts `line` into L2 (a fill from DRAM or a write-back from L1); a dirty victim goes to DRAM. */
+static void l2_install(cache_sim_t *sim, uint64_t line, bool dirty) {
+  cache_level_t *c = &sim->l2;
+  int w = level_find(c, line);
+  size_t i;
+  if (w >= 0) {
+    i = slot(c, line, (uint32_t)w);
+  } else {
+    i = slot(c, line, level_victim(c, line));
+    if (c->tags[i] != 0 && c->dirty[i]) sim->n.l2_writebacks++;
+    c->tags[i] = line + 1;
+    c->dirty[i] = 0;
+  }
+  c->age[i] = ++c->clock;
+  if (dirty) c->dirty[i] = 1;
+}
+
+/* A line before line (or after it, for descending loops) missed recently: a stream prefetcher has it. */
+static bool in_stream(const cache_sim_t *sim, uint64_t line) {
+  for (unsigned k = 0; k < CACHE_STREAM_HISTORY; ++k) {
+    const uint64_t h = sim->history[k];
+    if (h != 0 && (h == line || h + 1 == line || h + 2 == line || h == line + 1 || h == line + 2)) return true;
+  }
   return false;
 }
 
 bool cache_sim_init(cache_sim_t *sim, uint32_t line_bytes, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
-                    uint32_t l2_ways) {
+                    uint32_t l2_ways, uint32_t l2_policy) {
   memset(sim, 0, sizeof *sim);
-  if (line_bytes < 8 || (line_bytes & (line_bytes - 1)) != 0) return false;
+  if (line_bytes < 8 || line_bytes > 64 || (line_bytes & (line_bytes - 1)) != 0) return false;
   while ((1u << sim->line_shift) < line_bytes) sim->line_shift++;
-  return level_init(&sim->l1, l1_sets, l1_ways) && level_init(&sim->l2, l2_sets, l2_ways);
+  return level_init(&sim->l1, l1_sets, l1_ways, CACHE_LRU, true) && level_init(&sim->l2, l2_sets, l2_ways, l2_policy, false);
 }
 
 void cache_sim_flush(cache_sim_t *sim) {
   level_flush(&sim->l1);
   level_flush(&sim->l2);
+  memset(sim->history, 0, sizeof sim->history);
   sim->last_valid = false;
   cache_sim_reset_counters(sim);
 }
 
-void cache_sim_reset_counters(cache_sim_t *sim) {
-  sim->loads = sim->stores = sim->load_bytes = sim->store_bytes = 0;
-  sim->l1_load_misses = sim->l1_store_misses = sim->l1_writebacks = 0;
-  sim->l2_load_misses = sim->l2_store_misses = sim->l2_writebacks = 0;
+void cache_sim_reset_counters(cache_sim_t *sim) { memset(&sim->n, 0, sizeof sim->n); }
+
+static uint64_t full_mask(const cache_sim_t *sim) {
+  const unsigned bytes = 1u << sim->line_shift;
+  return bytes == 64 ? ~0ull : (1ull << bytes) - 1;
 }
 
-static void access_line(cache_sim_t *sim, uint64_t line, bool is_store) {
-  uint64_t victim;
-  if (level_touch(&sim->l1, line, is_store, &victim)) return;
-  if (is_store) sim->l1_store_misses++;
-  else sim->l1_load_misses++;
-  if (victim) {
-    /* A dirty L1 victim is written into L2. */
-    uint64_t l2_victim;
-    sim->l1_writebacks++;
-    level_touch(&sim->l2, victim - 1, true, &l2_victim);
-    if (l2_victim) sim->l2_writebacks++;
+/* Returns whether the line is now whole in L1 (not a partly written line). */
+static bool access_line(cache_sim_t *sim, uint64_t line, uint64_t mask, bool is_store, int kind) {
+  cache_level_t *l1 = &sim->l1;
+  int w = level_find(l1, line);
+  if (w >= 0) {
+    const size_t i = slot(l1, line, (uint32_t)w);
+    l1->age[i] = ++l1->clock;
+    if (is_store) {
+      l1->dirty[i] = 1;
+      if (l1->partial[i] && (l1->written[i] |= mask) == full_mask(sim)) l1->partial[i] = 0;
+    } else if (l1->partial[i] && (mask & ~l1->written[i]) != 0) {
+      /* Reading bytes of a partly written line that were never fetched: the load waits for them. */
+      sim->n.load_fills[kind][l1->origin[i]][CACHE_RANDOM]++;
+      l1->partial[i] = 0;
+    }
+    return !l1->partial[i];
   }
-  if (!level_touch(&sim->l2, line, false, &victim)) {
-    if (is_store) sim->l2_store_misses++;
-    else sim->l2_load_misses++;
+  const size_t i = slot(l1, line, level_victim(l1, line));
+  if (l1->tags[i] != 0) {
+    const uint64_t victim = l1->tags[i] - 1;
+    if (l1->partial[i]) sim->n.late_fills[l1->origin[i]]++;
+    if (l1->dirty[i]) {
+      sim->n.l1_writebacks++;
+      l2_install(sim, victim, true);
+    }
   }
-  if (victim) sim->l2_writebacks++;
-}
-
-void cache_sim_access(cache_sim_t *sim, uint64_t addr, unsigned size, bool is_store) {
+  const int from = level_find(&sim->l2, line) >= 0 ? CACHE_FROM_L2 : CACHE_FROM_DRAM;
+  l1->tags[i] = line + 1;
+  l1->age[i] = ++l1->clock;
   if (is_store) {
-    sim->stores++;
-    sim->store_bytes += size;
+    sim->n.store_allocs[from]++;
+    l1->dirty[i] = 1;
+    l1->written[i] = mask;
+    l1->partial[i] = mask != full_mask(sim);
+    l1->origin[i] = (uint8_t)from;
+    return !l1->partial[i];
+  }
+  const int stream = in_stream(sim, line) ? CACHE_STREAM : CACHE_RANDOM;
+  sim->history[sim->history_next] = line;
+  sim->history_next = (sim->history_next + 1) % CACHE_STREAM_HISTORY;
+  sim->n.load_fills[kind][from][stream]++;
+  l1->dirty[i] = 0;
+  l1->partial[i] = 0;
+  l2_install(sim, line, false); /* a fill from DRAM passes L2; a fill from L2 refreshes its recency */
+  return true;
+}
+
+void cache_sim_access(cache_sim_t *sim, uint64_t addr, unsigned size, bool is_store, int kind) {
+  if (is_store) {
+    sim->n.stores++;
+    sim->n.store_bytes += size;
   } else {
-    sim->loads++;
-    sim->load_bytes += size;
+    sim->n.loads++;
+    sim->n.load_bytes += size;
   }
-  uint64_t first = addr >> sim->line_shift;
-  uint64_t last = (addr + (size ? size - 1 : 0)) >> sim->line_shift;
+  if (size == 0) size = 1;
+  const unsigned shift = sim->line_shift;
+  const uint64_t line_mask = (1ull << shift) - 1;
+  const uint64_t first = addr >> shift, last = (addr + size - 1) >> shift;
   for (uint64_t line = first; line <= last; ++line) {
-    /* Consecutive element accesses of a vector load stay in one line: skip the set search, but a store
-     * into a line last touched by a load still has to mark it dirty. */
-    if (sim->last_valid && line == sim->last_line && !is_store) continue;
-    access_line(sim, line, is_store);
+    /* Consecutive element loads of a vector load stay in one line: skip the set search. */
+    if (!is_store && sim->last_valid && line == sim->last_line) continue;
+    const uint64_t lo = line == first ? (addr & line_mask) : 0;
+    const uint64_t hi = line == last ? ((addr + size - 1) & line_mask) : line_mask;
+    const uint64_t span = hi - lo + 1;
+    const uint64_t mask = (span >= 64 ? ~0ull : ((1ull << span) - 1)) << lo;
+    const bool whole = access_line(sim, line, mask, is_store, kind);
     sim->last_line = line;
-    sim->last_valid = true;
+    sim->last_valid = !is_store && whole;
   }
-}
-
-static bool dirty_in(const cache_level_t *c, uint64_t tag) {
-  uint32_t set = (uint32_t)((tag - 1) & (c->sets - 1));
-  for (uint32_t w = 0; w < c->ways; ++w) {
-    size_t i = (size_t)set * c->ways + w;
-    if (c->tags[i] == tag) return c->dirty[i] != 0;
-  }
-  return false;
-}
-
-void cache_sim_dirty_lines(const cache_sim_t *sim, uint64_t *l1_dirty, uint64_t *any_dirty) {
-  uint64_t l1 = 0, l2 = 0, l1_only = 0;
-  const cache_level_t *c1 = &sim->l1, *c2 = &sim->l2;
-  for (size_t i = 0; i < (size_t)c1->sets * c1->ways; ++i) {
-    if (c1->tags[i] == 0 || !c1->dirty[i]) continue;
-    l1++;
-    if (!dirty_in(c2, c1->tags[i])) l1_only++;
-  }
-  for (size_t i = 0; i < (size_t)c2->sets * c2->ways; ++i) l2 += c2->tags[i] != 0 && c2->dirty[i];
-  *l1_dirty = l1;
-  *any_dirty = l2 + l1_only;
 }

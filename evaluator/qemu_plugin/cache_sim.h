@@ -1,10 +1,18 @@
 /*
- * Two-level set-associative LRU cache simulation for the virtual board's memory model.
+ * Two-level set-associative cache simulation for the virtual board's memory model: what each access costs
+ * beyond the core is decided by the cost model (evaluator/cost_model/memory_model.h) from the counts made
+ * here.
  *
- * Policy (documented in configs/boards/k1.toml): loads that miss fill the line from the next level; stores
- * that miss allocate the line dirty without a fill (full-line streaming stores, as the measured memset
- * figures imply); dirty victims are written back to the next level. Counts are what the cost model turns
- * into cycles with the measured L2 and DRAM bandwidths.
+ * Policy (documented in configs/boards/k1.toml):
+ *  - a load that misses L1 fills the line from L2 or DRAM; it is counted by where the line came from, by
+ *    scalar/vector, and as part of a stream (the line after one of the last 16 missed lines, which a
+ *    stream prefetcher has on its way) or not (a dependent or scattered access pays the full latency);
+ *  - a store that misses allocates the line dirty without reading it (a write-combining store of whole
+ *    lines, as the measured memset figures imply); the bytes written are tracked, and a line evicted or
+ *    read before it was written whole is filled late (the read-for-ownership a partial line needs);
+ *  - dirty victims are written back to the next level. Lines still dirty when a region ends are not
+ *    charged: the board writes them back when they are evicted, in whatever runs then.
+ *  - L1 replaces the least recently used way; L2 the LRU way or a pseudo-random one (deterministic).
  */
 #ifndef EOK_CACHE_SIM_H
 #define EOK_CACHE_SIM_H
@@ -12,36 +20,52 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+enum { CACHE_FROM_L2 = 0, CACHE_FROM_DRAM = 1 };
+enum { CACHE_SCALAR = 0, CACHE_VECTOR = 1 };
+enum { CACHE_RANDOM = 0, CACHE_STREAM = 1 };
+enum { CACHE_LRU = 0, CACHE_PSEUDO_RANDOM = 1 };
+
+#define CACHE_STREAM_HISTORY 16
+
 typedef struct {
-  uint64_t *tags;  /* sets * ways; 0 = invalid, else line number + 1 */
-  uint32_t *age;   /* larger = more recently used */
+  uint64_t *tags;     /* sets * ways; 0 = invalid, else line number + 1 */
+  uint32_t *age;      /* larger = more recently used */
   uint8_t *dirty;
-  uint32_t sets, ways;
+  uint8_t *partial;   /* L1 only: allocated by a store miss and not yet written whole or filled */
+  uint8_t *origin;    /* L1 only: where a partial line's memory is (CACHE_FROM_*) */
+  uint64_t *written;  /* L1 only: bytes written of a partial line (64-byte lines: one bit per byte) */
+  uint32_t sets, ways, policy;
   uint32_t clock;
+  uint64_t rng;
 } cache_level_t;
+
+/* What the cost model is given; reset at every region's start. */
+typedef struct {
+  uint64_t loads, stores, load_bytes, store_bytes;
+  uint64_t load_fills[2][2][2];  /* [scalar|vector][from L2|DRAM][random|stream]: lines a load waited for */
+  uint64_t store_allocs[2];      /* [from L2|DRAM]: lines a store miss allocated without reading */
+  uint64_t late_fills[2];        /* [from L2|DRAM]: partial lines read for ownership when evicted */
+  uint64_t l1_writebacks, l2_writebacks;
+} cache_counters_t;
 
 typedef struct {
   cache_level_t l1, l2;
   unsigned line_shift;
-  uint64_t last_line; /* fast path: repeated accesses to the line just touched */
+  uint64_t last_line; /* fast path: repeated loads from the line just loaded */
   bool last_valid;
-  /* counters */
-  uint64_t loads, stores, load_bytes, store_bytes;
-  uint64_t l1_load_misses, l1_store_misses, l1_writebacks;
-  uint64_t l2_load_misses, l2_store_misses, l2_writebacks;
+  uint64_t history[CACHE_STREAM_HISTORY];
+  unsigned history_next;
+  cache_counters_t n;
 } cache_sim_t;
 
-/* Returns false when the geometry is invalid (sets not a power of two, ways 0 or > 64, line not 2^k). */
+/* Returns false when the geometry is invalid (sets not a power of two, ways 0 or > 64, line not 2^k in
+ * [8, 64] bytes). */
 bool cache_sim_init(cache_sim_t *sim, uint32_t line_bytes, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
-                    uint32_t l2_ways);
-/* Invalidates every line and zeroes the counters (the cache flush before a timed run). */
+                    uint32_t l2_ways, uint32_t l2_policy);
+/* Invalidates every line (a cache flush whose write-backs nobody times) and zeroes the counters. */
 void cache_sim_flush(cache_sim_t *sim);
-/* Zeroes the counters and keeps the contents (a timed run on warm caches). */
+/* Zeroes the counters and keeps the contents. */
 void cache_sim_reset_counters(cache_sim_t *sim);
-void cache_sim_access(cache_sim_t *sim, uint64_t addr, unsigned size, bool is_store);
-/* Dirty lines still cached: they are written back eventually and count as traffic of the region.
- * l1_dirty: dirty in L1 (will be written into L2); any_dirty: distinct lines dirty in L1 or L2 (will reach
- * DRAM). */
-void cache_sim_dirty_lines(const cache_sim_t *sim, uint64_t *l1_dirty, uint64_t *any_dirty);
+void cache_sim_access(cache_sim_t *sim, uint64_t addr, unsigned size, bool is_store, int kind);
 
 #endif

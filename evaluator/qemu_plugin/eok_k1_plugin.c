@@ -12,13 +12,19 @@
  *  - rejects candidate code that runs outside a call (a constructor, an ifunc resolver, a kernel that
  *    redirects the harness's return to keep working after the call): by block execution counts, checked
  *    at every call's beginning, every guest system call outside calls, and exit;
- *  - for the timed call (measure=1), records every executed translation block with its vtype and count
- *    (inline counters) and feeds every memory access to the cache simulation (cache_sim.h), for the cost
- *    model in evaluator/cost_model/. Every vset{i}vli ends a block in QEMU and QEMU keys blocks by vtype,
- *    so the vtype of the most recently executed vset instruction is the vtype of a block being translated.
+ *  - with measure=1, feeds every memory access of the run to the cache simulation (cache_sim.h), so caches
+ *    carry over from one call to the next as on the board, and for every timed call records each executed
+ *    translation block with its vtype and count (inline counters) and the memory counts of that call, for
+ *    the cost model in evaluator/cost_model/ (one PROFILE record per timed call). Every vset{i}vli ends a
+ *    block in QEMU and QEMU keys blocks by vtype, so the vtype of the most recently executed vset
+ *    instruction is the vtype of a block being translated.
+ *  - with regions=1 (`eok measure`), there is no harness and no watch file: the region markers of
+ *    evaluator/target/eok_region.h, wherever they are, delimit the measured regions of any program, and
+ *    each region's end writes its PROFILE record.
  *
- * Arguments: -plugin eok-k1-plugin.so,out=FILE,watch=FILE[,filter=FILE][,measure=1][,flush=1]
- *            [,line=64,l1_sets=128,l1_ways=4,l2_sets=512,l2_ways=16]
+ * Arguments: -plugin eok-k1-plugin.so,out=FILE,(watch=FILE|regions=1)[,filter=FILE][,measure=1][,flush=1]
+ *            [,line=64,l1_sets=128,l1_ways=4,l2_sets=512,l2_ways=16,l2_policy=lru|random]
+ * flush=1 empties the caches before every timed call (write-backs of the flush are not timed).
  * Without filter= the run is not sandboxed (HELLO says so and eok refuses such measurements).
  */
 #include <inttypes.h>
@@ -31,6 +37,7 @@
 #include "cache_sim.h"
 #include "call_watch.h"
 #include "evaluator/target/eok_markers.h"
+#include "evaluator/target/eok_region.h"
 #include "guest_memory.h"
 #include "guest_policy.h"
 #include "host_filter.h"
@@ -62,9 +69,13 @@ static struct {
   int32_t cur_vtype;
   guest_phase_t phase;
   size_t calls_begun, calls_ended;
-  int measure, in_region, flush, started, sandboxed;
+  int measure, in_region, flush, started, sandboxed, regions;
+  size_t regions_ended;
   cache_sim_t cache;
-} g = {.cur_vtype = VTYPE_NONE, .flush = 1, .phase = PHASE_STARTUP};
+} g = {.cur_vtype = VTYPE_NONE, .flush = 0, .phase = PHASE_STARTUP};
+
+/* udata of a memory callback: what kind of access the instruction makes. */
+static int access_kind[2] = {CACHE_SCALAR, CACHE_VECTOR};
 
 /* The guest broke a rule: say which, and end the process before it does anything else. */
 static void violation(const char *rule, const char *fmt, ...) {
@@ -91,21 +102,23 @@ static void account_candidate_code(const char *when) {
 }
 
 static void write_profile(void) {
-  uint64_t l1_dirty, any_dirty;
-  cache_sim_dirty_lines(&g.cache, &l1_dirty, &any_dirty);
-  const cache_sim_t *c = &g.cache;
+  const cache_counters_t *c = &g.cache.n;
   char *text = NULL;
   size_t len = 0;
   FILE *m = open_memstream(&text, &len);
   if (!m) abort();
-  fputs("eok-profile 1\n", m);
-  fprintf(m,
-          "mem loads %" PRIu64 " stores %" PRIu64 " load_bytes %" PRIu64 " store_bytes %" PRIu64
-          " l1_load_misses %" PRIu64 " l1_store_misses %" PRIu64 " l1_writebacks %" PRIu64
-          " l2_load_misses %" PRIu64 " l2_store_misses %" PRIu64 " l2_writebacks %" PRIu64
-          " l1_dirty_end %" PRIu64 " dirty_end %" PRIu64 "\n",
-          c->loads, c->stores, c->load_bytes, c->store_bytes, c->l1_load_misses, c->l1_store_misses,
-          c->l1_writebacks, c->l2_load_misses, c->l2_store_misses, c->l2_writebacks, l1_dirty, any_dirty);
+  fputs("eok-profile 2\n", m);
+  fprintf(m, "mem loads %" PRIu64 " stores %" PRIu64 " load_bytes %" PRIu64 " store_bytes %" PRIu64, c->loads, c->stores,
+          c->load_bytes, c->store_bytes);
+  static const char *const kind[2] = {"scalar", "vector"}, *const level[2] = {"l2", "dram"}, *const how[2] = {"random", "stream"};
+  for (int k = 0; k < 2; ++k) {
+    for (int l = 0; l < 2; ++l) {
+      for (int s = 0; s < 2; ++s) fprintf(m, " fill_%s_%s_%s %" PRIu64, kind[k], level[l], how[s], c->load_fills[k][l][s]);
+    }
+  }
+  fprintf(m, " store_alloc_l2 %" PRIu64 " store_alloc_dram %" PRIu64 " late_fill_l2 %" PRIu64 " late_fill_dram %" PRIu64
+             " l1_writebacks %" PRIu64 " l2_writebacks %" PRIu64 "\n",
+          c->store_allocs[0], c->store_allocs[1], c->late_fills[0], c->late_fills[1], c->l1_writebacks, c->l2_writebacks);
   for (size_t i = 0; i < g.nblocks; ++i) {
     const block_t *b = g.blocks[i];
     if (b->count_region == 0) continue;
@@ -117,6 +130,37 @@ static void write_profile(void) {
   fclose(m);
   mfile_record(EOK_M_PROFILE, text, len);
   free(text);
+}
+
+/* A measured stretch starts: block counts are taken, the memory counters start from zero. */
+static void region_begin(void) {
+  for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_before = g.blocks[i]->count;
+  if (g.flush) cache_sim_flush(&g.cache);
+  else cache_sim_reset_counters(&g.cache);
+  g.in_region = 1;
+}
+
+static void region_end(void) {
+  /* Blocks first translated inside the region started with count_before = 0 (calloc). */
+  for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_region = g.blocks[i]->count - g.blocks[i]->count_before;
+  g.in_region = 0;
+  write_profile();
+}
+
+/* eok measure: the program's own region markers. */
+static void on_region_begin(unsigned int vcpu, void *udata) {
+  (void)vcpu;
+  (void)udata;
+  if (g.in_region) violation("region-markers", "EOK_REGION_BEGIN inside region %zu; regions do not nest", g.regions_ended);
+  region_begin();
+}
+
+static void on_region_end(unsigned int vcpu, void *udata) {
+  (void)vcpu;
+  (void)udata;
+  if (!g.in_region) violation("region-markers", "EOK_REGION_END without EOK_REGION_BEGIN (after region %zu)", g.regions_ended);
+  region_end();
+  g.regions_ended++;
 }
 
 static void on_begin(unsigned int vcpu, void *udata) {
@@ -131,12 +175,7 @@ static void on_begin(unsigned int vcpu, void *udata) {
   const char *why = watch_call_begin(&g.watch, c);
   if (why) violation("harness-layout", "call %zu: %s", c, why);
   g.phase = PHASE_CALL;
-  if (g.measure && g.watch.calls[c].timed) {
-    for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_before = g.blocks[i]->count;
-    if (g.flush) cache_sim_flush(&g.cache);
-    else cache_sim_reset_counters(&g.cache);
-    g.in_region = 1;
-  }
+  if (g.measure && g.watch.calls[c].timed) region_begin();
 }
 
 static void on_end(unsigned int vcpu, void *udata) {
@@ -149,12 +188,7 @@ static void on_end(unsigned int vcpu, void *udata) {
     block_t *b = g.blocks[i];
     if (b->candidate) b->count_seen = b->count;
   }
-  if (g.in_region) {
-    /* Blocks first translated inside the region started with count_before = 0 (calloc). */
-    for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_region = g.blocks[i]->count - g.blocks[i]->count_before;
-    g.in_region = 0;
-    write_profile();
-  }
+  if (g.in_region) region_end();
   g.phase = PHASE_HARNESS;
 }
 
@@ -165,9 +199,7 @@ static void on_vset(unsigned int vcpu, void *udata) {
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata) {
   (void)vcpu;
-  (void)udata;
-  if (!g.in_region) return;
-  cache_sim_access(&g.cache, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info));
+  cache_sim_access(&g.cache, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info), *(int *)udata);
 }
 
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
@@ -179,7 +211,7 @@ static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint
   const uint64_t args[6] = {a1, a2, a3, a4, a5, a6};
   char why[256];
   if (guest_policy_check(g.phase, num, args, why, sizeof why)) violation("forbidden-syscall", "%s", why);
-  if (g.phase != PHASE_CALL) account_candidate_code("outside a call");
+  if (g.phase != PHASE_CALL && !g.regions) account_candidate_code("outside a call");
   guest_memory_syscall(num, a1, a2, a3);
 }
 
@@ -193,8 +225,9 @@ static void on_exit_cb(qemu_plugin_id_t id, void *udata) {
   (void)id;
   (void)udata;
   if (g.phase == PHASE_CALL) return; /* exited inside a call: eok sees the call never ended */
-  account_candidate_code("after the last call");
-  struct eok_m_exit rec = {(uint32_t)g.calls_ended, 0u};
+  if (g.in_region) return;          /* exited inside a region: eok sees the region never ended */
+  if (!g.regions) account_candidate_code("after the last call");
+  struct eok_m_exit rec = {(uint32_t)(g.regions ? g.regions_ended : g.calls_ended), 0u};
   mfile_record(EOK_M_EXIT, &rec, sizeof rec);
 }
 
@@ -226,6 +259,13 @@ static int is_memory_insn(uint32_t w, size_t size) {
   }
   unsigned opcode = w & 0x7f;
   return opcode == 0x03 || opcode == 0x23 || opcode == 0x07 || opcode == 0x27 || opcode == 0x2f;
+}
+
+/* Vector loads and stores: LOAD-FP/STORE-FP with a width field that is not a scalar FP width. */
+static int is_vector_memory_insn(uint32_t w, size_t size) {
+  if (size != 4) return 0;
+  unsigned opcode = w & 0x7f, width = (w >> 12) & 7;
+  return (opcode == 0x07 || opcode == 0x27) && (width == 0 || width >= 5);
 }
 
 /* The guest is loaded and about to run its first instruction. */
@@ -261,13 +301,18 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     int32_t vt;
     if (vset_vtype(w, &vt)) {
       qemu_plugin_register_vcpu_insn_exec_cb(insn, on_vset, QEMU_PLUGIN_CB_NO_REGS, (void *)(intptr_t)vt);
-    } else if (w == EOK_MARK_BEGIN_INSN && at == g.watch.begin_marker) {
+    } else if (g.regions && w == EOK_MARK_ENCODE(EOK_REGION_BEGIN_IMM)) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_region_begin, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    } else if (g.regions && w == EOK_MARK_ENCODE(EOK_REGION_END_IMM)) {
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_region_end, QEMU_PLUGIN_CB_NO_REGS, NULL);
+    } else if (!g.regions && w == EOK_MARK_BEGIN_INSN && at == g.watch.begin_marker) {
       qemu_plugin_register_vcpu_insn_exec_cb(insn, on_begin, QEMU_PLUGIN_CB_NO_REGS, NULL);
-    } else if (w == EOK_MARK_END_INSN && at == g.watch.end_marker) {
+    } else if (!g.regions && w == EOK_MARK_END_INSN && at == g.watch.end_marker) {
       qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, NULL);
     }
     if (g.measure && is_memory_insn(w, sz)) {
-      qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, NULL);
+      qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
+                                       &access_kind[is_vector_memory_insn(w, sz)]);
     }
   }
   qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &b->count, 1);
@@ -287,7 +332,7 @@ static const char *arg_value(const char *arg, const char *key) {
 EOK_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv) {
   (void)info;
   const char *out_path = NULL, *watch_path = NULL, *filter_path = NULL;
-  unsigned line = 64, l1_sets = 128, l1_ways = 4, l2_sets = 512, l2_ways = 16;
+  unsigned line = 64, l1_sets = 128, l1_ways = 4, l2_sets = 512, l2_ways = 16, l2_policy = CACHE_LRU;
   for (int i = 0; i < argc; ++i) {
     const char *v;
     if ((v = arg_value(argv[i], "out"))) out_path = v;
@@ -295,6 +340,9 @@ EOK_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t
     else if ((v = arg_value(argv[i], "filter"))) filter_path = v;
     else if ((v = arg_value(argv[i], "measure"))) g.measure = strcmp(v, "0") != 0;
     else if ((v = arg_value(argv[i], "flush"))) g.flush = strcmp(v, "0") != 0;
+    else if ((v = arg_value(argv[i], "regions"))) g.regions = strcmp(v, "0") != 0;
+    else if ((v = arg_value(argv[i], "l2_policy")) && strcmp(v, "lru") == 0) l2_policy = CACHE_LRU;
+    else if ((v = arg_value(argv[i], "l2_policy")) && strcmp(v, "random") == 0) l2_policy = CACHE_PSEUDO_RANDOM;
     else if ((v = arg_value(argv[i], "line"))) line = (unsigned)strtoul(v, NULL, 10);
     else if ((v = arg_value(argv[i], "l1_sets"))) l1_sets = (unsigned)strtoul(v, NULL, 10);
     else if ((v = arg_value(argv[i], "l1_ways"))) l1_ways = (unsigned)strtoul(v, NULL, 10);
@@ -306,15 +354,20 @@ EOK_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t
     }
   }
   char err[256];
-  if (!out_path || !watch_path) {
-    fprintf(stderr, "eok-k1-plugin: out= and watch= are required\n");
+  if (!out_path || (!watch_path && !g.regions) || (watch_path && g.regions)) {
+    fprintf(stderr, "eok-k1-plugin: out= and one of watch= or regions=1 are required\n");
     return -1;
   }
-  if (!watch_load(watch_path, &g.watch, err, sizeof err) || (filter_path && !host_filter_load(filter_path, err, sizeof err))) {
+  if (g.regions) {
+    g.measure = 1; /* a program run for its regions is measured throughout */
+    g.phase = PHASE_PROGRAM;
+  }
+  if ((watch_path && !watch_load(watch_path, &g.watch, err, sizeof err)) ||
+      (filter_path && !host_filter_load(filter_path, err, sizeof err))) {
     fprintf(stderr, "eok-k1-plugin: %s\n", err);
     return -1;
   }
-  if (!cache_sim_init(&g.cache, line, l1_sets, l1_ways, l2_sets, l2_ways)) {
+  if (!cache_sim_init(&g.cache, line, l1_sets, l1_ways, l2_sets, l2_ways, l2_policy)) {
     fprintf(stderr, "eok-k1-plugin: invalid cache geometry\n");
     return -1;
   }

@@ -84,7 +84,7 @@ static bool allowed(guest_phase_t phase, int64_t num, const uint64_t *a) {
     case G_TGKILL: return to_self(a[0]);
     default: break;
   }
-  if (phase != PHASE_STARTUP) return false;
+  if (phase != PHASE_STARTUP && phase != PHASE_PROGRAM) return false;
   /* The C runtime's start, stdio's first look at fd 0, and the harness's signal handlers. */
   switch (num) {
     case G_SET_TID_ADDRESS: case G_SET_ROBUST_LIST: case G_RSEQ: case G_READLINKAT: case G_UNAME:
@@ -101,14 +101,18 @@ static bool allowed(guest_phase_t phase, int64_t num, const uint64_t *a) {
 const char *guest_policy_check(guest_phase_t phase, int64_t num, const uint64_t args[6], char *why, size_t whylen) {
   if (allowed(phase, num, args)) return NULL;
   const char *name = guest_syscall_name(num);
-  const char *where = phase == PHASE_CALL ? "inside the kernel call" : phase == PHASE_STARTUP ? "before the first call"
-                                                                                             : "between kernel calls";
+  const char *where = phase == PHASE_CALL      ? "inside the kernel call"
+                      : phase == PHASE_STARTUP ? "before the first call"
+                      : phase == PHASE_PROGRAM ? "in a measured program (it may compute, allocate memory and write to "
+                                                 "stdout/stderr; it opens no file)"
+                                               : "between kernel calls";
   char label[32];
   if (!name) {
     snprintf(label, sizeof label, "number %lld", (long long)num);
     name = label;
   }
-  snprintf(why, whylen, "system call %s(0x%llx, 0x%llx, 0x%llx, ...) %s; a kernel may make no system calls", name,
-           (unsigned long long)args[0], (unsigned long long)args[1], (unsigned long long)args[2], where);
+  snprintf(why, whylen, "system call %s(0x%llx, 0x%llx, 0x%llx, ...) %s%s", name, (unsigned long long)args[0],
+           (unsigned long long)args[1], (unsigned long long)args[2], where,
+           phase == PHASE_PROGRAM ? "" : "; a kernel may make no system calls");
   return why;
 }

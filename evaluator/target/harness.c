@@ -6,7 +6,8 @@
  * function through the generated glue (eok_invoke) between the two measurement markers. It reports
  * nothing about the call: it shares its process with the candidate, so the trusted observer (the board's
  * plugin) reads the buffers itself when the call ends. The only record it writes is a fault's evidence.
- * The plan puts the timed case first, so no candidate code has run before the timed call.
+ * The plan puts the warm-up and timed calls first (the board's timing protocol), then the checks; every
+ * call has fresh inputs, so no call can reuse what an earlier one computed.
  */
 #include <signal.h>
 #include <stddef.h>

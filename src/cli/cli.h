@@ -21,6 +21,7 @@ struct GlobalOptions {
 
 // Each subcommand registers itself on the app; the callback runs the command and sets the exit code.
 void add_eval_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_measure_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_doctor_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_tasks_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_code);

@@ -59,8 +59,12 @@ void print_human(const EvalResult& r, const evaluator::Task& task, const std::st
   }
   if (r.cycles && r.cost) {
     const auto& c = *r.cost;
-    std::printf("cycles  %s modeled (compute %s, memory %s: %s-bound)\n", with_commas(*r.cycles).c_str(),
-                with_commas(c.compute_cycles).c_str(), with_commas(c.memory.cycles).c_str(), c.bound.c_str());
+    std::printf("cycles  %s\n", evaluator::describe_cycles(c).c_str());
+    if (r.timed_call_cycles.size() > 1) {
+      std::string calls;
+      for (double v : r.timed_call_cycles) calls += (calls.empty() ? "" : ", ") + with_commas(v);
+      std::printf("        median of %zu timed calls (%s)\n", r.timed_call_cycles.size(), calls.c_str());
+    }
     if (r.baseline_cycles && r.speedup) {
       std::printf("ker0    %s cycles -> speedup %.3fx\n", with_commas(*r.baseline_cycles).c_str(), *r.speedup);
     }

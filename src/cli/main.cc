@@ -30,6 +30,7 @@ int main(int argc, char** argv) {
       "  eok search --task mish --board k1            search for a faster mish kernel\n"
       "  eok leaderboard                              the best kernel of every task so far\n"
       "  eok eval --task mish_f32 --kernel my.c       judge one candidate kernel against ker0\n"
+      "  eok measure -- ./prog                        modeled cycles of a riscv64 program's marked regions\n"
       "  eok bench run --suite all --method tuner     run a method over the 80-task benchmark\n"
       "  eok bench table                              the paper's speedup table of the benches so far\n"
       "  eok report --out report                      a static HTML report with charts\n",
@@ -43,6 +44,7 @@ int main(int argc, char** argv) {
 
   int exit_code = 0;
   cli::add_eval_command(app, global, exit_code);
+  cli::add_measure_command(app, global, exit_code);
   cli::add_doctor_command(app, global, exit_code);
   cli::add_tasks_command(app, global, exit_code);
   cli::add_search_command(app, global, exit_code);

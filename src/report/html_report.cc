@@ -178,9 +178,9 @@ ReportSummary write_report(const ReportRequest& req) {
   std::vector<Roof> roofs;
   for (const char* dtype : {"f32", "f16"}) {
     const auto p = evaluator::peak_rates(board, table, dtype);
-    // The slope is the faster DRAM direction (write-back), so no kernel can sit above it; each task's own
-    // bound, with its reads at the fill rate, is in the table below.
-    roofs.push_back({dtype, p.ops_per_cycle, p.write_bytes_per_cycle});
+    // The slope is the fastest way bytes move (the load/store unit on warm data), so no kernel can sit
+    // above it; each task's own bound, by where its data can live, is in the table below.
+    roofs.push_back({dtype, p.ops_per_cycle, std::max(p.l1_read, p.l1_write)});
   }
   for (const auto& id : evaluator::list_task_ids(kernels_dir)) {
     const auto task = evaluator::load_task(kernels_dir / id);

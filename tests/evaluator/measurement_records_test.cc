@@ -47,7 +47,7 @@ std::string well_formed() {
   put(begin, uint64_t{0});
   record(f, EOK_M_BEGIN, begin);
   record(f, EOK_M_CALL, call_payload(0, 42, "abcdefgh"));
-  record(f, EOK_M_PROFILE, "eok-profile 1\nmem loads 1\nend\n");
+  record(f, EOK_M_PROFILE, "eok-profile 2\nmem loads 1 fill_vector_l2_stream 7\nend\n");
   std::string exit;
   put(exit, eok_m_exit{1, 0});
   record(f, EOK_M_EXIT, exit);
@@ -66,8 +66,10 @@ TEST(MeasurementRecords, ParsesEveryRecord) {
   ASSERT_NE(c->buffer(1), nullptr);
   EXPECT_EQ(c->buffer(1)->data, "abcdefgh");
   EXPECT_EQ(c->buffer(0)->input_changed, 3u);
-  ASSERT_TRUE(m.profile.has_value());
-  EXPECT_TRUE(m.profile->complete);
+  ASSERT_EQ(m.profiles.size(), 1u);
+  EXPECT_EQ(m.profiles[0].call_index, 0u);
+  EXPECT_TRUE(m.profiles[0].profile.complete);
+  EXPECT_EQ(m.profiles[0].profile.mem.load_fills[1][0][1], 7u);
   EXPECT_EQ(m.find_call(1), nullptr);
 }
 
@@ -114,7 +116,7 @@ std::string timed_call_only() {
   record(f, EOK_M_HELLO, hello);
   record(f, EOK_M_BEGIN, begin);
   record(f, EOK_M_CALL, call);
-  record(f, EOK_M_PROFILE, "eok-profile 1\nend\n");
+  record(f, EOK_M_PROFILE, "eok-profile 2\nend\n");
   return f;
 }
 
@@ -125,7 +127,7 @@ TEST(MeasurementRecords, RecordsOutOfThePluginsOrderAreTampering) {
   // What a guest that rewrote the plugin's state could make it write.
   EXPECT_EQ(parse_measurement(f + f.substr(EOK_MEAS_MAGIC_LEN)).tampered, "a second hello");
   std::string second_profile = f;
-  record(second_profile, EOK_M_PROFILE, "eok-profile 1\nend\n");
+  record(second_profile, EOK_M_PROFILE, "eok-profile 2\nend\n");
   EXPECT_FALSE(parse_measurement(second_profile).tampered.empty());
   std::string ends_twice = f, call;
   put(call, eok_m_call{0, 0, 0});
@@ -138,8 +140,32 @@ TEST(MeasurementRecords, RecordsOutOfThePluginsOrderAreTampering) {
   record(after_exit, EOK_M_BEGIN, begin);
   EXPECT_FALSE(parse_measurement(after_exit).tampered.empty());
   std::string headless(EOK_MEAS_MAGIC, EOK_MEAS_MAGIC_LEN);
-  record(headless, EOK_M_PROFILE, "eok-profile 1\nend\n");
+  record(headless, EOK_M_PROFILE, "eok-profile 2\nend\n");
   EXPECT_EQ(parse_measurement(headless).tampered, "a record before the hello");
+}
+
+TEST(MeasurementRecords, AProgramWithRegionsWritesProfilesOnly) {
+  std::string f(EOK_MEAS_MAGIC, EOK_MEAS_MAGIC_LEN);
+  std::string hello, exit;
+  put(hello, eok_m_hello{1, 1});
+  record(f, EOK_M_HELLO, hello);
+  record(f, EOK_M_PROFILE, "eok-profile 2\nmem loads 3\nend\n");
+  record(f, EOK_M_PROFILE, "eok-profile 2\nmem loads 5\nend\n");
+  put(exit, eok_m_exit{2, 0});
+  record(f, EOK_M_EXIT, exit);
+  const Measurement m = parse_measurement(f, MeasurementKind::regions);
+  EXPECT_TRUE(m.tampered.empty()) << m.tampered;
+  ASSERT_EQ(m.profiles.size(), 2u);
+  EXPECT_EQ(m.profiles[1].call_index, 1u);
+  EXPECT_EQ(m.profiles[1].profile.mem.loads, 5u);
+  // The same records from a harness run: a profile that follows no call.
+  EXPECT_EQ(parse_measurement(f).tampered, "a profile not right after a call");
+  EXPECT_FALSE(parse_measurement(timed_call_only(), MeasurementKind::regions).tampered.empty());
+}
+
+TEST(MeasurementRecords, AProfileOfAnOlderFormatIsIncomplete) {
+  EXPECT_FALSE(cost::parse_block_profile("eok-profile 1\nmem loads 1\nend\n").complete);
+  EXPECT_TRUE(cost::parse_block_profile("eok-profile 2\nmem loads 1\nend\n").complete);
 }
 
 TEST(MeasurementRecords, ViolationSaysRuleAndDetail) {

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include "evaluator/harness_plan.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
@@ -137,22 +139,36 @@ TEST(HarnessPlan, GlueCastsEveryArgumentAndStoresTheReturnValue) {
       << glue;
 }
 
-TEST(HarnessPlan, TheTimedCaseComesFirstThenEveryCheckWithDistinctSeeds) {
+TEST(HarnessPlan, WarmUpThenTimedCallsThenEveryCheckEachWithItsOwnSeed) {
   Task t = load_task(kKernels / "relu_f32");
-  auto cases = plan_cases(t, 42);
-  ASSERT_EQ(cases.size(), t.checks.size() + 1);
-  // Timed first: no candidate code runs before the timed call.
-  EXPECT_TRUE(cases.front().timed);
-  EXPECT_EQ(cases.front().sizes, t.timed);
-  for (size_t i = 1; i < cases.size(); ++i) {
-    EXPECT_FALSE(cases[i].timed);
-    EXPECT_EQ(cases[i].sizes, t.checks[i - 1]);
-    EXPECT_NE(cases[i].seed, cases.front().seed);
+  auto cases = plan_cases(t, 42, 2, 3);
+  ASSERT_EQ(cases.size(), 2 + 3 + t.checks.size());
+  std::set<uint64_t> seeds;
+  for (size_t i = 0; i < cases.size(); ++i) {
+    seeds.insert(cases[i].seed);
+    if (i < 2) {
+      EXPECT_TRUE(cases[i].warmup && !cases[i].timed) << i;
+      EXPECT_EQ(cases[i].sizes, t.timed);
+    } else if (i < 5) {
+      EXPECT_TRUE(cases[i].timed && !cases[i].warmup) << i;
+      EXPECT_EQ(cases[i].sizes, t.timed);
+    } else {
+      EXPECT_FALSE(cases[i].timed || cases[i].warmup) << i;
+      EXPECT_EQ(cases[i].sizes, t.checks[i - 5]);
+    }
   }
-  EXPECT_EQ(plan_cases(t, 42)[0].seed, cases[0].seed);  // deterministic
-  EXPECT_NE(plan_cases(t, 43)[0].seed, cases[0].seed);  // but fresh per evaluation seed
+  EXPECT_EQ(seeds.size(), cases.size());  // fresh inputs for every call: none can replay another's result
+  // Every timed call uses the same buffers as the warm-up: the caches it warmed are the ones it reads.
+  EXPECT_EQ(cases[0].buffers[0].data_addr, cases[2].buffers[0].data_addr);
+  EXPECT_EQ(plan_cases(t, 42, 2, 3)[2].seed, cases[2].seed);  // deterministic
+  EXPECT_NE(plan_cases(t, 43, 2, 3)[2].seed, cases[2].seed);  // but fresh per evaluation seed
+  // The check seeds do not depend on the protocol: a board with another protocol checks the same inputs.
+  EXPECT_EQ(plan_cases(t, 42, 0, 1).back().seed, cases.back().seed);
   const std::string plan = render_plan(t, cases);
-  EXPECT_EQ(plan.rfind("eok-plan 3\nret 1fff000000\n", 0), 0u) << plan.substr(0, 40);
+  EXPECT_EQ(plan.rfind("eok-plan 3\nret 1fff000000\ncase 2 ", 0), 0u) << plan.substr(0, 40);
+  const std::string watch = render_watch(cases, 0x100, 0x104, {});
+  EXPECT_NE(watch.find("call 0 0 "), std::string::npos);
+  EXPECT_NE(watch.find("call 2 1 "), std::string::npos);
 }
 
 TEST(HarnessPlan, BuffersArePlacedWhereHarnessAndPluginBothFindThem) {

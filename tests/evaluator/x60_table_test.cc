@@ -193,6 +193,8 @@ TEST(X60TableMeasured, ScalarMeasuredFiguresEqualTheirCell) {
   int n = 0;
   for (const auto& [mn, e] : committed.at("scalar").items()) {
     if (!e.at("measured").get<bool>() || e.contains("derived")) continue;
+    // vsetvli is measured in the memset kernels, not in this table (x60_core_figures_test.cc).
+    if (e.at("source").get<std::string>() == "memset") continue;
     SCOPED_TRACE(mn);
     const json& row = measured.at(e.at("source").get<std::string>()).at(e.at("row").get<std::string>());
     auto m = cell(row, e.at("vtype").get<std::string>());

@@ -49,7 +49,7 @@ TEST_F(EokCli, FailingKernelExitsOneWithItsStatus) {
 TEST_F(EokCli, HumanOutputShowsStatusCyclesAndProfile) {
   ProcessResult r = eok({"eval", "--task", "relu_f32", "--kernel", "kernels/relu_f32/ker0.c"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* want : {"status  ok", "cycles ", "memory-bound", "speedup", "hot blocks:", "vle32.v"}) {
+  for (const char* want : {"status  ok", "cycles ", "-bound", "median of 3 timed calls", "speedup", "hot blocks:", "vle32.v"}) {
     EXPECT_NE(r.out.find(want), std::string::npos) << want << " missing from:\n" << r.out;
   }
 }

@@ -111,14 +111,14 @@ PluginRun run_watched(const evaluator::BoardProfile& board, const fs::path& prog
     w = s.str();
   }
   evaluator::QemuRunner runner(board, tools, sandbox);
-  evaluator::RunOutcome o = runner.run({program, "", w, program.parent_path(), true, 60});
+  evaluator::RunOutcome o = runner.run(evaluator::harness_run(program, "", w, program.parent_path(), true, 60));
   return {o.process, evaluator::parse_measurement(o.measurement), o.harness};
 }
 
 ProcessResult run_with_plugin(const evaluator::BoardProfile& board, const fs::path& program, const fs::path& profile) {
   PluginRun r = run_watched(board, program, 1);
   const std::string& m = read_file(program.parent_path() / "measure.bin");
-  const size_t pos = m.find("eok-profile 1");
+  const size_t pos = m.find("eok-profile 2");
   if (pos != std::string::npos) write_file_atomic(profile, m.substr(pos, m.find("end\n", pos) + 4 - pos));
   return r.process;
 }
