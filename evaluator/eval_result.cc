@@ -38,7 +38,9 @@ nlohmann::json counters_json(const cost::MemoryCounters& m) {
                       {"late_fill_l2", m.late_fills[0]},
                       {"late_fill_dram", m.late_fills[1]},
                       {"l1_writebacks", m.l1_writebacks},
-                      {"l2_writebacks", m.l2_writebacks}};
+                      {"l2_writebacks", m.l2_writebacks},
+                      {"vector_split_load", m.vector_split_lines[0]},
+                      {"vector_split_store", m.vector_split_lines[1]}};
   const char* kind[2] = {"scalar", "vector"};
   const char* level[2] = {"l2", "dram"};
   const char* how[2] = {"random", "stream"};

@@ -60,6 +60,8 @@ BlockProfile parse_block_profile(std::string_view text) {
         else if (key == "late_fill_dram") m.late_fills[1] = value;
         else if (key == "l1_writebacks") m.l1_writebacks = value;
         else if (key == "l2_writebacks") m.l2_writebacks = value;
+        else if (key == "vector_split_load") m.vector_split_lines[0] = value;
+        else if (key == "vector_split_store") m.vector_split_lines[1] = value;
         for (int k = 0; k < 2; ++k) {
           for (int l = 0; l < 2; ++l) {
             for (int h = 0; h < 2; ++h) {

@@ -27,6 +27,7 @@ struct MemoryCounters {
   uint64_t store_allocs[2] = {};  // [from L2|DRAM]: lines a store miss allocated without reading
   uint64_t late_fills[2] = {};    // [from L2|DRAM]: partly written lines read for ownership when evicted
   uint64_t l1_writebacks = 0, l2_writebacks = 0;
+  uint64_t vector_split_lines[2] = {};  // [load|store]: extra lines unaligned unit-stride vector accesses touched
 
   uint64_t fills_from(int level) const;  // load fills from L2 (0) or DRAM (1), all kinds
 };

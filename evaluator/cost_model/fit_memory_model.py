@@ -46,18 +46,37 @@ CHARTS = {("memcpy", "base"): "memcpy", ("memcpy", "aligned"): "memcpy aligned",
 CHASE_DRAM_CYCLES_PER_HOP = 26.0
 CHASE_LOAD_LATENCY = 4.0
 
+# A read-only stream from DRAM on the X60: rvv-bench utf8_count (spacemit_x60 page) levels off at about 4.0
+# bytes per cycle at 4 MB, with little compute per byte.
+DRAM_READ_ONLY_BYTES_PER_CYCLE = 4.0
+
 # Acceptance on the calibration set (issue 12): per size, the geometric mean over implementations of
 # modeled/measured speed within 15%, and Spearman rank correlation across implementations >= 0.9.
 RATIO_TOLERANCE = 0.15
 MIN_SPEARMAN = 0.9
+# Run-to-run noise of the measured figures: the second rank correlation reported counts measured speeds
+# within 1% of each other as equal (DRAM-bound implementations all run at ~1.62 or ~4.54 B/cycle).
+NOISE = 0.01
 
 
 def fitted_names():
-    names = []
+    # One stall per level for scalar and vector streams alike: the byte-wise scalar copies of the data are
+    # compute-bound and cannot tell a scalar stall apart.
+    # DRAM's read bandwidth is not among them: memcpy reads as much as it writes, so it cannot tell the read
+    # rate from the turnaround between reads and writes; it is fixed from a read-only stream (below).
+    return ["l2_stream", "dram_stream", "l2_read", "l2_write", "dram_write", "dram_turnaround",
+            "overlap", "split_load", "split_store", "timer_overhead"]
+
+
+def expand(p):
+    """The model's parameters from the fitted ones (shared stream stalls, fixed random stalls)."""
+    q = dict(p)
     for k in KINDS:
-        for l in LEVELS:
-            names.append(f"{k}_{l}_stream")
-    return names + ["l2_read", "l2_write", "dram_read", "dram_write", "timer_overhead"]
+        q[f"{k}_l2_stream"] = p["l2_stream"]
+        q[f"{k}_dram_stream"] = p["dram_stream"]
+        q[f"{k}_dram_random"] = max(CHASE_DRAM_CYCLES_PER_HOP - CHASE_LOAD_LATENCY, p["dram_stream"])
+        q[f"{k}_l2_random"] = min(q[f"{k}_dram_random"], p["l2_stream"] * q[f"{k}_dram_random"] / max(p["dram_stream"], 1e-9))
+    return q
 
 
 def params_from_model(model):
@@ -69,23 +88,39 @@ def params_from_model(model):
     for key in ("l2_read", "l2_write", "dram_read", "dram_write"):
         p[key] = float(model["bandwidth_bytes_per_cycle"][key])
     p["timer_overhead"] = float(model.get("calibration", {}).get("timer_overhead_cycles", 20.0))
+    bw = model["bandwidth_bytes_per_cycle"]
+    p["dram_turnaround"] = float(bw.get("dram_turnaround_cycles_per_line", 1.0))
+    core = model.get("core", {})
+    p["overlap"] = float(core.get("overlap_exponent", 2.0)) - 1  # fitted as p - 1 > 0
+    p["split_load"] = float(core.get("split_line_load_cycles", 1.0))
+    p["split_store"] = float(core.get("split_line_store_cycles", 1.0))
+    p["l2_stream"] = p["vector_l2_stream"]
+    p["dram_read"] = DRAM_READ_ONLY_BYTES_PER_CYCLE
+    p["dram_stream"] = p["vector_dram_stream"]
     return p
 
 
 def region_cycles(region, p, line=64):
+    """evaluator/cost_model/memory_model.cc and X60CostModel::estimate(), for one region's counters."""
     c = region["memory_counters"]
-    stall = 0.0
+    random = stream = 0.0
     for k in KINDS:
         for l in LEVELS:
-            for h in HOWS:
-                stall += c[f"fill_{k}_{l}_{h}"] * p[f"{k}_{l}_{h}"]
-    l2_read = (c["fill_scalar_l2_random"] + c["fill_scalar_l2_stream"] + c["fill_vector_l2_random"] +
-               c["fill_vector_l2_stream"] + c["late_fill_l2"]) * line
-    dram_read = (c["fill_scalar_dram_random"] + c["fill_scalar_dram_stream"] + c["fill_vector_dram_random"] +
-                 c["fill_vector_dram_stream"] + c["late_fill_dram"]) * line
-    l2 = l2_read / p["l2_read"] + c["l1_writebacks"] * line / p["l2_write"]
-    dram = dram_read / p["dram_read"] + c["l2_writebacks"] * line / p["dram_write"]
-    return max(region["compute_cycles"] + stall, l2, dram)
+            random += c[f"fill_{k}_{l}_random"] * p[f"{k}_{l}_random"]
+            stream += c[f"fill_{k}_{l}_stream"] * p[f"{k}_{l}_stream"]
+    split = c.get("vector_split_load", 0) * p["split_load"] + c.get("vector_split_store", 0) * p["split_store"]
+    core = region["compute_cycles"] + random + split
+    l2_read = sum(c[f"fill_{k}_l2_{h}"] for k in KINDS for h in HOWS) + c["late_fill_l2"]
+    dram_read = sum(c[f"fill_{k}_dram_{h}"] for k in KINDS for h in HOWS) + c["late_fill_dram"]
+    l2 = l2_read * line / p["l2_read"] + c["l1_writebacks"] * line / p["l2_write"]
+    dram = (dram_read * line / p["dram_read"] + c["l2_writebacks"] * line / p["dram_write"] +
+            min(dram_read, c["l2_writebacks"]) * p["dram_turnaround"])
+    parts = (core, stream, l2, dram)
+    hi = max(parts)
+    if hi <= 0:
+        return 0.0
+    exponent = 1 + p["overlap"]
+    return hi * sum((v / hi) ** exponent for v in parts) ** (1 / exponent)
 
 
 def median(values):
@@ -108,9 +143,26 @@ def ranks(values):
     return r
 
 
-def spearman(a, b):
-    """Rank correlation; None when either side has no spread (nothing to rank)."""
-    ra, rb = ranks(a), ranks(b)
+def ranks_within(values, tolerance):
+    """Ranks where values within `tolerance` (relative) of a run's first value share their average rank:
+    what a measurement with that much noise can tell apart."""
+    order = sorted(range(len(values)), key=lambda i: values[i])
+    r = [0.0] * len(values)
+    i = 0
+    while i < len(order):
+        j = i
+        while j + 1 < len(order) and values[order[j + 1]] <= values[order[i]] * (1 + tolerance):
+            j += 1
+        for k in range(i, j + 1):
+            r[order[k]] = (i + j) / 2.0
+        i = j + 1
+    return r
+
+
+def spearman(a, b, tolerance=0.0):
+    """Rank correlation of b against a; None when either side has no spread (nothing to rank). With a
+    tolerance, measured values (b) that close count as equal."""
+    ra, rb = ranks(a), (ranks_within(b, tolerance) if tolerance else ranks(b))
     ma, mb = sum(ra) / len(ra), sum(rb) / len(rb)
     cov = sum((x - ma) * (y - mb) for x, y in zip(ra, rb))
     va = sum((x - ma) ** 2 for x in ra)
@@ -134,7 +186,10 @@ def load_points(runs_path, data_path):
                 continue
             measured = chart["impls"][row["impl"]][chart["sizes"].index(row["n"])]
             if measured and row["regions"]:
-                points.append((row["bench"], row["chart"], row["n"], row["impl"], measured, row["regions"]))
+                # The timed call of median compute stands for the implementation (the model takes the median
+                # call; calls differ only by the random offsets), which keeps the fit fast.
+                regions = sorted(row["regions"], key=lambda r: r["compute_cycles"])
+                points.append((row["bench"], row["chart"], row["n"], row["impl"], measured, [regions[len(regions) // 2]]))
     return points
 
 
@@ -149,8 +204,9 @@ def evaluate(points, p):
         rows = groups[key]
         logs = [math.log(m / x) for _, m, x in rows]
         rho = spearman([m for _, m, _ in rows], [x for _, _, x in rows]) if len(rows) > 2 else None
+        rho_noise = spearman([m for _, m, _ in rows], [x for _, _, x in rows], NOISE) if len(rows) > 2 else None
         out.append({"bench": key[0], "chart": key[1], "n": key[2], "impls": len(rows),
-                    "ratio": math.exp(sum(logs) / len(logs)), "spearman": rho,
+                    "ratio": math.exp(sum(logs) / len(logs)), "spearman": rho, "spearman_noise": rho_noise,
                     "worst_impl_ratio": math.exp(max(logs, key=abs)),
                     "ok": abs(math.log(math.exp(sum(logs) / len(logs)))) <= math.log(1 + RATIO_TOLERANCE) and
                           (rho is None or rho >= MIN_SPEARMAN)})
@@ -158,16 +214,18 @@ def evaluate(points, p):
 
 
 def loss(points, p):
-    """Mean squared log speed ratio per point, plus the per-size geometric-mean error (what is judged)."""
+    """Mean absolute log speed ratio per point, plus the per-size geometric-mean error (what is judged).
+    Absolute, not squared: a few sizes where the board's caches alias (memcpy near 27 KiB and 660 KiB runs
+    far off any trend) must not pull every other size."""
     total, count = 0.0, 0
     per_size = {}
     for bench, chart, n, impl, measured, regions in points:
         cycles = median([region_cycles(r, p) for r in regions]) + p["timer_overhead"]
         e = math.log((n / cycles) / measured)
-        total += e * e
+        total += abs(e)
         count += 1
         per_size.setdefault((bench, chart, n), []).append(e)
-    size_term = sum((sum(v) / len(v)) ** 2 for v in per_size.values()) / max(1, len(per_size))
+    size_term = sum(abs(sum(v) / len(v)) for v in per_size.values()) / max(1, len(per_size))
     return total / max(1, count) + size_term
 
 
@@ -217,7 +275,7 @@ def fit(points, start):
         q = dict(p)
         for name, v in zip(names, x):
             q[name] = math.exp(v)
-        return loss(points, q)
+        return loss(points, expand(q))
 
     x0 = [math.log(max(p[name], 1e-3)) for name in names]
     best = x0
@@ -226,11 +284,7 @@ def fit(points, start):
     for name, v in zip(names, best):
         p[name] = math.exp(v)
     # Loads outside a stream: the measured chase for DRAM; L2 keeps DRAM's random/stream proportion.
-    for k in KINDS:
-        p[f"{k}_dram_random"] = max(CHASE_DRAM_CYCLES_PER_HOP - CHASE_LOAD_LATENCY, p[f"{k}_dram_stream"])
-        p[f"{k}_l2_random"] = p[f"{k}_l2_stream"] * p[f"{k}_dram_random"] / max(p[f"{k}_dram_stream"], 1e-9)
-        p[f"{k}_l2_random"] = min(p[f"{k}_l2_random"], p[f"{k}_dram_random"])
-    return p, value
+    return expand(p), value
 
 
 def model_json(p, points, source):
@@ -238,26 +292,36 @@ def model_json(p, points, source):
         "provenance": source,
         "line_bytes": 64,
         "load_stall_cycles": {f"{k}_{l}_{h}": round(p[f"{k}_{l}_{h}"], 3) for k in KINDS for l in LEVELS for h in HOWS},
-        "bandwidth_bytes_per_cycle": {key: round(p[key], 4) for key in ("l2_read", "l2_write", "dram_read", "dram_write")},
+        "bandwidth_bytes_per_cycle": dict({key: round(p[key], 4) for key in ("l2_read", "l2_write", "dram_read", "dram_write")},
+                                          dram_turnaround_cycles_per_line=round(p["dram_turnaround"], 3)),
+        "core": {"overlap_exponent": round(1 + p["overlap"], 3), "split_line_load_cycles": round(p["split_load"], 3),
+                 "split_line_store_cycles": round(p["split_store"], 3)},
         "calibration": {"timer_overhead_cycles": round(p["timer_overhead"], 2), "points": len(points),
                         "fitted": fitted_names(),
-                        "fixed": {"dram_random": f"measured dependent chase over 16 MiB: {CHASE_DRAM_CYCLES_PER_HOP} "
+                        "fixed": {"dram_read": f"{DRAM_READ_ONLY_BYTES_PER_CYCLE} B/cycle: rvv-bench utf8_count on the X60 at 4 MB (read-only stream)",
+                                  "dram_random": f"measured dependent chase over 16 MiB: {CHASE_DRAM_CYCLES_PER_HOP} "
                                                  f"cycles per hop minus the load's {CHASE_LOAD_LATENCY}",
                                   "l2_random": "l2_stream scaled by dram_random / dram_stream"}},
     }
 
 
 def print_report(rows, out=sys.stdout):
-    print(f"{'bench':8} {'chart':8} {'size':>10} {'impls':>5} {'ratio':>7} {'spearman':>9} {'worst':>7}  ok", file=out)
+    print(f"{'bench':8} {'chart':8} {'size':>10} {'impls':>5} {'ratio':>7} {'spearman':>9} {'1%-ties':>8} {'worst':>7}  ok",
+          file=out)
     for r in rows:
         rho = "-" if r["spearman"] is None else f"{r['spearman']:.3f}"
-        print(f"{r['bench']:8} {r['chart']:8} {r['n']:>10} {r['impls']:>5} {r['ratio']:7.3f} {rho:>9} "
+        rho1 = "-" if r["spearman_noise"] is None else f"{r['spearman_noise']:.3f}"
+        print(f"{r['bench']:8} {r['chart']:8} {r['n']:>10} {r['impls']:>5} {r['ratio']:7.3f} {rho:>9} {rho1:>8} "
               f"{r['worst_impl_ratio']:7.3f}  {'yes' if r['ok'] else 'NO'}", file=out)
     ok = sum(r["ok"] for r in rows)
     rhos = [r["spearman"] for r in rows if r["spearman"] is not None]
+    rhos1 = [r["spearman_noise"] for r in rows if r["spearman_noise"] is not None]
+    within = sum(abs(math.log(r["ratio"])) <= math.log(1 + RATIO_TOLERANCE) for r in rows)
     print(f"\n{ok}/{len(rows)} sizes within {RATIO_TOLERANCE:.0%} with Spearman >= {MIN_SPEARMAN}; "
+          f"{within}/{len(rows)} within {RATIO_TOLERANCE:.0%}; "
           f"ratio range {min(r['ratio'] for r in rows):.3f}-{max(r['ratio'] for r in rows):.3f}; "
-          f"mean Spearman {sum(rhos) / max(1, len(rhos)):.3f}", file=out)
+          f"mean Spearman {sum(rhos) / max(1, len(rhos)):.3f} (with 1% ties: {sum(rhos1) / max(1, len(rhos1)):.3f})",
+          file=out)
 
 
 def main():
@@ -282,7 +346,7 @@ def main():
             json.dump(model, f, indent=2)
             f.write("\n")
         print(f"fitted {len(points)} points, loss {value:.5f}; wrote {args.out}", file=sys.stderr)
-    rows = evaluate(points, p)
+    rows = evaluate(points, expand(p))
     if args.json:
         print(json.dumps(rows, indent=1))
     else:

@@ -1,6 +1,7 @@
 #include "evaluator/cost_model/memory_model.h"
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "src/common/error.h"
@@ -50,6 +51,14 @@ MemoryModelParams MemoryModelParams::load(const std::filesystem::path& json_path
   p.l2_write = positive(bw, "l2_write", json_path);
   p.dram_read = positive(bw, "dram_read", json_path);
   p.dram_write = positive(bw, "dram_write", json_path);
+  p.dram_turnaround = bw.value("dram_turnaround_cycles_per_line", 0.0);
+  const nlohmann::json& core = j.contains("core") ? j.at("core") : nlohmann::json::object();
+  p.overlap_exponent = core.value("overlap_exponent", 1.0);
+  p.split_line[0] = core.value("split_line_load_cycles", 0.0);
+  p.split_line[1] = core.value("split_line_store_cycles", 0.0);
+  if (p.overlap_exponent < 1 || p.dram_turnaround < 0 || p.split_line[0] < 0 || p.split_line[1] < 0) {
+    throw ConfigError(json_path.string() + ": overlap_exponent must be >= 1 and the other figures >= 0");
+  }
   p.provenance = j.value("provenance", std::string());
   return p;
 }
@@ -58,17 +67,37 @@ MemoryTime memory_time(const MemoryCounters& m, const MemoryModelParams& p) {
   MemoryTime t;
   for (int k = 0; k < 2; ++k) {
     for (int l = 0; l < 2; ++l) {
-      for (int h = 0; h < 2; ++h) t.stall_cycles += static_cast<double>(m.load_fills[k][l][h]) * p.load_stall[k][l][h];
+      t.random_stall_cycles += static_cast<double>(m.load_fills[k][l][0]) * p.load_stall[k][l][0];
+      t.stream_stall_cycles += static_cast<double>(m.load_fills[k][l][1]) * p.load_stall[k][l][1];
     }
   }
+  t.split_cycles = static_cast<double>(m.vector_split_lines[0]) * p.split_line[0] +
+                   static_cast<double>(m.vector_split_lines[1]) * p.split_line[1];
   const uint64_t line = p.line_bytes;
   t.l2_read_bytes = (m.fills_from(0) + m.late_fills[0]) * line;
   t.l2_write_bytes = m.l1_writebacks * line;
   t.dram_read_bytes = (m.fills_from(1) + m.late_fills[1]) * line;
   t.dram_write_bytes = m.l2_writebacks * line;
   t.l2_cycles = t.l2_read_bytes / p.l2_read + t.l2_write_bytes / p.l2_write;
-  t.dram_cycles = t.dram_read_bytes / p.dram_read + t.dram_write_bytes / p.dram_write;
+  const uint64_t dram_turns = std::min(t.dram_read_bytes, t.dram_write_bytes) / line;
+  t.dram_cycles = t.dram_read_bytes / p.dram_read + t.dram_write_bytes / p.dram_write +
+                  static_cast<double>(dram_turns) * p.dram_turnaround;
   return t;
+}
+
+double region_cycles(double compute_cycles, MemoryTime& t, const MemoryModelParams& p) {
+  const double core = compute_cycles + t.random_stall_cycles + t.split_cycles;
+  const double parts[] = {core, t.stream_stall_cycles, t.l2_cycles, t.dram_cycles};
+  double hi = 0;
+  for (double v : parts) hi = std::max(hi, v);
+  double total = 0;
+  if (hi > 0) {
+    double sum = 0;
+    for (double v : parts) sum += std::pow(v / hi, p.overlap_exponent);
+    total = hi * std::pow(sum, 1 / p.overlap_exponent);
+  }
+  t.stall_cycles = total - compute_cycles;
+  return total;
 }
 
 }  // namespace eok::cost

@@ -31,7 +31,7 @@ double steady_state_cycles(const std::vector<SbInsn>& block, const ScoreboardCon
   // Eight copies: the first ones fill the pipeline; the difference between the issue times of copy 8 and
   // copy 4 divided by 4 is the steady-state cost, including loop-carried dependences.
   constexpr int kCopies = 8, kWarm = 4;
-  std::array<double, kNumRegs> ready{};
+  std::array<double, kNumRegs> ready{}, whole{};
   Units units(cfg);
   const double issue_slot = 1.0 / std::max(1u, cfg.issue_width);
   double issue_free = 0, last_issue = 0;
@@ -39,13 +39,16 @@ double steady_state_cycles(const std::vector<SbInsn>& block, const ScoreboardCon
   for (int copy = 0; copy < kCopies; ++copy) {
     for (const SbInsn& in : block) {
       double t = std::max(last_issue, issue_free);
-      for (uint8_t r : in.reads) t = std::max(t, ready[r]);
+      for (uint8_t r : in.reads) t = std::max(t, in.whole_reads ? whole[r] : ready[r]);
       double* unit_free = in.unit == Unit::none ? nullptr : units.pick(in.unit);
       if (unit_free) t = std::max(t, *unit_free);
       last_issue = t;
       issue_free = t + issue_slot;
       if (unit_free) *unit_free = t + in.rthroughput;
-      for (uint8_t w : in.writes) ready[w] = t + in.latency;
+      for (uint8_t w : in.writes) {
+        ready[w] = t + in.latency;
+        whole[w] = t + std::max(in.latency, in.whole_latency);
+      }
     }
     copy_end[copy] = last_issue;
   }

@@ -23,6 +23,10 @@ struct SbInsn {
   Unit unit = Unit::ieu_any;
   double rthroughput = 1;
   double latency = 1;
+  // When the whole of what it writes is in place (>= latency): a reader that takes a register group at
+  // once (whole_reads) waits for this, one that chains element by element only for `latency`.
+  double whole_latency = 0;  // 0: same as latency
+  bool whole_reads = false;
   std::vector<uint8_t> reads, writes;
 };
 

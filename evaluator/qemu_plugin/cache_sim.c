@@ -105,7 +105,42 @@ void cache_sim_flush(cache_sim_t *sim) {
   cache_sim_reset_counters(sim);
 }
 
-void cache_sim_reset_counters(cache_sim_t *sim) { memset(&sim->n, 0, sizeof sim->n); }
+void cache_sim_reset_counters(cache_sim_t *sim) {
+  memset(&sim->n, 0, sizeof sim->n);
+  sim->vec.active = false;
+}
+
+void cache_sim_vector_boundary(cache_sim_t *sim) {
+  vector_access_t *v = &sim->vec;
+  if (v->active && v->contiguous && v->bytes > 0) {
+    const uint64_t line = 1ull << sim->line_shift;
+    const uint64_t fewest = (v->bytes + line - 1) / line;
+    if (v->lines > fewest) sim->n.vector_split_lines[v->store ? 1 : 0] += v->lines - fewest;
+  }
+  v->active = false;
+}
+
+/* One element access of the current vector instruction. */
+static void vector_element(cache_sim_t *sim, uint64_t addr, unsigned size, bool is_store) {
+  vector_access_t *v = &sim->vec;
+  const uint64_t first = addr >> sim->line_shift, last = (addr + size - 1) >> sim->line_shift;
+  if (!v->active) {
+    v->active = true;
+    v->store = is_store;
+    v->contiguous = true;
+    v->bytes = 0;
+    v->lines = 0;
+    v->last_line = ~0ull;
+  } else if (addr != v->next_addr || is_store != v->store) {
+    v->contiguous = false; /* strided, indexed or segment: its cost is the instruction's own */
+  }
+  v->next_addr = addr + size;
+  v->bytes += size;
+  for (uint64_t l = first; l <= last; ++l) {
+    if (l != v->last_line) v->lines++;
+    v->last_line = l;
+  }
+}
 
 static uint64_t full_mask(const cache_sim_t *sim) {
   const unsigned bytes = 1u << sim->line_shift;
@@ -168,6 +203,7 @@ void cache_sim_access(cache_sim_t *sim, uint64_t addr, unsigned size, bool is_st
     sim->n.load_bytes += size;
   }
   if (size == 0) size = 1;
+  if (kind == CACHE_VECTOR) vector_element(sim, addr, size, is_store);
   const unsigned shift = sim->line_shift;
   const uint64_t line_mask = (1ull << shift) - 1;
   const uint64_t first = addr >> shift, last = (addr + size - 1) >> shift;

@@ -46,7 +46,16 @@ typedef struct {
   uint64_t store_allocs[2];      /* [from L2|DRAM]: lines a store miss allocated without reading */
   uint64_t late_fills[2];        /* [from L2|DRAM]: partial lines read for ownership when evicted */
   uint64_t l1_writebacks, l2_writebacks;
+  /* [load|store]: lines a unit-stride vector access touched beyond the fewest its bytes need (it was not
+   * aligned to a line, so a register's worth of data was split across one more line). */
+  uint64_t vector_split_lines[2];
 } cache_counters_t;
+
+/* The vector memory instruction being executed: its element accesses arrive one by one. */
+typedef struct {
+  bool active, store, contiguous;
+  uint64_t next_addr, bytes, lines, last_line;
+} vector_access_t;
 
 typedef struct {
   cache_level_t l1, l2;
@@ -55,6 +64,7 @@ typedef struct {
   bool last_valid;
   uint64_t history[CACHE_STREAM_HISTORY];
   unsigned history_next;
+  vector_access_t vec;
   cache_counters_t n;
 } cache_sim_t;
 
@@ -67,5 +77,8 @@ void cache_sim_flush(cache_sim_t *sim);
 /* Zeroes the counters and keeps the contents. */
 void cache_sim_reset_counters(cache_sim_t *sim);
 void cache_sim_access(cache_sim_t *sim, uint64_t addr, unsigned size, bool is_store, int kind);
+/* A vector load or store starts executing (its element accesses follow), or a region ends: the previous
+ * vector access is complete and its line splits are counted. */
+void cache_sim_vector_boundary(cache_sim_t *sim);
 
 #endif

@@ -117,8 +117,10 @@ static void write_profile(void) {
     }
   }
   fprintf(m, " store_alloc_l2 %" PRIu64 " store_alloc_dram %" PRIu64 " late_fill_l2 %" PRIu64 " late_fill_dram %" PRIu64
-             " l1_writebacks %" PRIu64 " l2_writebacks %" PRIu64 "\n",
-          c->store_allocs[0], c->store_allocs[1], c->late_fills[0], c->late_fills[1], c->l1_writebacks, c->l2_writebacks);
+             " l1_writebacks %" PRIu64 " l2_writebacks %" PRIu64 " vector_split_load %" PRIu64
+             " vector_split_store %" PRIu64 "\n",
+          c->store_allocs[0], c->store_allocs[1], c->late_fills[0], c->late_fills[1], c->l1_writebacks, c->l2_writebacks,
+          c->vector_split_lines[0], c->vector_split_lines[1]);
   for (size_t i = 0; i < g.nblocks; ++i) {
     const block_t *b = g.blocks[i];
     if (b->count_region == 0) continue;
@@ -141,6 +143,7 @@ static void region_begin(void) {
 }
 
 static void region_end(void) {
+  cache_sim_vector_boundary(&g.cache);
   /* Blocks first translated inside the region started with count_before = 0 (calloc). */
   for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_region = g.blocks[i]->count - g.blocks[i]->count_before;
   g.in_region = 0;
@@ -195,6 +198,12 @@ static void on_end(unsigned int vcpu, void *udata) {
 static void on_vset(unsigned int vcpu, void *udata) {
   (void)vcpu;
   g.cur_vtype = (int32_t)(intptr_t)udata;
+}
+
+static void on_vector_memory_insn(unsigned int vcpu, void *udata) {
+  (void)vcpu;
+  (void)udata;
+  cache_sim_vector_boundary(&g.cache);
 }
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata) {
@@ -311,8 +320,10 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
       qemu_plugin_register_vcpu_insn_exec_cb(insn, on_end, QEMU_PLUGIN_CB_NO_REGS, NULL);
     }
     if (g.measure && is_memory_insn(w, sz)) {
-      qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW,
-                                       &access_kind[is_vector_memory_insn(w, sz)]);
+      const int vector = is_vector_memory_insn(w, sz);
+      /* A vector access's elements arrive one callback each: its start delimits them. */
+      if (vector) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_vector_memory_insn, QEMU_PLUGIN_CB_NO_REGS, NULL);
+      qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, &access_kind[vector]);
     }
   }
   qemu_plugin_register_vcpu_tb_exec_inline(tb, QEMU_PLUGIN_INLINE_ADD_U64, &b->count, 1);

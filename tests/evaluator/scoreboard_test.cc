@@ -6,13 +6,31 @@ namespace eok::cost {
 namespace {
 
 SbInsn op(Unit unit, double rt, double lat, std::vector<uint8_t> reads, std::vector<uint8_t> writes) {
-  return SbInsn{unit, rt, lat, std::move(reads), std::move(writes)};
+  SbInsn in;
+  in.unit = unit;
+  in.rthroughput = rt;
+  in.latency = lat;
+  in.reads = std::move(reads);
+  in.writes = std::move(writes);
+  return in;
 }
 
 TEST(Scoreboard, IndependentInstructionsAreThroughputBound) {
   // 16 vadd-like ops on one vector unit, 1 cycle each, latency 4, no dependences between them.
   std::vector<SbInsn> block(16, op(Unit::vieu, 1, 4, {kRegV + 16, kRegV + 24}, {kRegV + 8}));
   EXPECT_DOUBLE_EQ(steady_state_cycles(block), 16);
+}
+
+TEST(Scoreboard, AWholeGroupReaderWaitsForTheWholeGroupAnElementReaderDoesNot) {
+  // A load (occupancy 2, first elements after 3, whole group after 8) feeding a store or an add.
+  SbInsn load = op(Unit::vls, 2, 3, {10}, {kRegV + 8});
+  load.whole_latency = 8;
+  SbInsn store = op(Unit::vls, 2, 1, {kRegV + 8, 11}, {});
+  store.whole_reads = true;
+  const SbInsn add = op(Unit::vieu, 1, 4, {kRegV + 8}, {kRegV + 16});
+  EXPECT_NEAR(steady_state_cycles({load, store}), 8 + 2, 1e-9);  // the store waits 8, then holds the unit 2
+  EXPECT_NEAR(steady_state_cycles({load, add}), 3, 1.0);         // chained: the load's unit time and latency
+  EXPECT_LT(steady_state_cycles({load, add}), steady_state_cycles({load, store}));
 }
 
 TEST(Scoreboard, FractionalThroughputIsReproducedExactly) {

@@ -2,6 +2,8 @@
 // evidence, and the modeled cycles order kernels the way the hardware would.
 #include <gtest/gtest.h>
 
+#include <map>
+
 #include "evaluator/roofline.h"
 #include "support/board_fixture.h"
 
@@ -100,19 +102,21 @@ TEST_F(EvalStatuses, ComputeBoundMishRewardsWiderLmul) {
   std::printf("  mish cycles: LMUL4 %.0f  LMUL1 %.0f  scalar %.0f\n", *m4.cycles, *m1.cycles, *scalar.cycles);
 }
 
-TEST_F(EvalStatuses, MemoryBoundReluIsNeverSlowerWithWiderLmulAndSaysSo) {
-  double previous = 0;
+TEST_F(EvalStatuses, ReluLmulVariantsSeparateAsStreamsDoOnTheBoard) {
+  // relu's timed buffer (64 KiB, in place) lives in L2 under the warm protocol. On the X60 such a stream
+  // runs slowest at m1 (a vsetvli and a load-to-store wait per 32 bytes), and m4 and m8 within a few
+  // percent of each other (rvv-bench memcpy at 33-106 KiB).
+  std::map<std::string, double> cycles;
   for (const char* f : {"relu_m1.c", "relu_m2.c", "relu_m4.c", "relu_m8.c"}) {
     const EvalResult r = candidate("relu_f32", f);
     ASSERT_EQ(r.status, EvalStatus::ok) << f << ": " << r.message;
-    EXPECT_EQ(r.cost->bound, "memory") << f;
-    if (previous > 0) {
-      // Within 1%: from m4 on a vsetvli per iteration costs next to nothing (measured: memset m4 and m8
-      // with and without one differ by ~0.1 cycle), and the board runs m4 and m8 streams at the same speed.
-      EXPECT_LE(*r.cycles, previous * 1.01) << f;
-    }
-    previous = *r.cycles;
+    EXPECT_TRUE(r.cost->bound == "compute" || r.cost->bound == "memory-latency" || r.cost->bound == "memory-bandwidth")
+        << r.cost->bound;
+    cycles[f] = *r.cycles;
   }
+  EXPECT_GT(cycles["relu_m1.c"], 1.05 * cycles["relu_m4.c"]);
+  EXPECT_LT(cycles["relu_m2.c"], cycles["relu_m1.c"]);
+  EXPECT_NEAR(cycles["relu_m8.c"] / cycles["relu_m4.c"], 1.0, 0.05);
 }
 
 TEST_F(EvalStatuses, ReplayingEarlierOutputsDoesNotPayOff) {
