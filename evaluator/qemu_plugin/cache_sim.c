@@ -177,11 +177,19 @@ static bool access_line(cache_sim_t *sim, uint64_t line, uint64_t mask, bool is_
   l1->tags[i] = line + 1;
   l1->age[i] = ++l1->clock;
   if (is_store) {
-    sim->n.store_allocs[from]++;
     l1->dirty[i] = 1;
+    l1->origin[i] = (uint8_t)from;
+    if (!(mask & 1)) {
+      /* The first store into the line is not at its start, so the line is not being written from one end
+       * to the other (a descending or scattered store): the core reads it for ownership now. */
+      sim->n.late_fills[from]++;
+      l1->partial[i] = 0;
+      l1->written[i] = full_mask(sim);
+      return true;
+    }
+    sim->n.store_allocs[from]++;
     l1->written[i] = mask;
     l1->partial[i] = mask != full_mask(sim);
-    l1->origin[i] = (uint8_t)from;
     return !l1->partial[i];
   }
   const int stream = in_stream(sim, line) ? CACHE_STREAM : CACHE_RANDOM;

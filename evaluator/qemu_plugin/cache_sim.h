@@ -7,9 +7,11 @@
  *  - a load that misses L1 fills the line from L2 or DRAM; it is counted by where the line came from, by
  *    scalar/vector, and as part of a stream (the line after one of the last 16 missed lines, which a
  *    stream prefetcher has on its way) or not (a dependent or scattered access pays the full latency);
- *  - a store that misses allocates the line dirty without reading it (a write-combining store of whole
- *    lines, as the measured memset figures imply); the bytes written are tracked, and a line evicted or
- *    read before it was written whole is filled late (the read-for-ownership a partial line needs);
+ *  - a store that misses at the start of a line allocates it dirty without reading it (a write-combining
+ *    store of whole lines written in ascending order, as the measured memset figures imply); the bytes
+ *    written are tracked, and a line evicted or read before it was written whole is filled late (the
+ *    read-for-ownership a partial line needs); a store that misses elsewhere in a line (a descending or
+ *    scattered store) reads the line for ownership at once;
  *  - dirty victims are written back to the next level. Lines still dirty when a region ends are not
  *    charged: the board writes them back when they are evicted, in whatever runs then.
  *  - L1 replaces the least recently used way; L2 the LRU way or a pseudo-random one (deterministic).
@@ -44,7 +46,7 @@ typedef struct {
   uint64_t loads, stores, load_bytes, store_bytes;
   uint64_t load_fills[2][2][2];  /* [scalar|vector][from L2|DRAM][random|stream]: lines a load waited for */
   uint64_t store_allocs[2];      /* [from L2|DRAM]: lines a store miss allocated without reading */
-  uint64_t late_fills[2];        /* [from L2|DRAM]: partial lines read for ownership when evicted */
+  uint64_t late_fills[2];        /* [from L2|DRAM]: lines read for ownership (stores not from a line's start) */
   uint64_t l1_writebacks, l2_writebacks;
   /* [load|store]: lines a unit-stride vector access touched beyond the fewest its bytes need (it was not
    * aligned to a line, so a register's worth of data was split across one more line). */

@@ -55,6 +55,17 @@ TEST_F(CacheSim, PartlyWrittenLinesAreReadForOwnershipWhenEvicted) {
   EXPECT_EQ(sim.n.late_fills[CACHE_FROM_DRAM], 512u);  // the evicted half
 }
 
+TEST_F(CacheSim, ADescendingStoreReadsEachLineForOwnership) {
+  // 32-byte stores from the top of 16 KiB down: every line is first written in its upper half.
+  for (uint64_t a = 16 * 1024; a >= 32; a -= 32) cache_sim_access(&sim, 0x100000 + a - 32, 32, true, CACHE_VECTOR);
+  EXPECT_EQ(sim.n.late_fills[CACHE_FROM_DRAM], 256u);
+  EXPECT_EQ(sim.n.store_allocs[CACHE_FROM_DRAM], 0u);
+  // Ascending, even from an unaligned start, only the first line is entered midway.
+  cache_sim_flush(&sim);
+  for (uint64_t a = 17; a < 16 * 1024; a += 32) cache_sim_access(&sim, 0x200000 + a, 32, true, CACHE_VECTOR);
+  EXPECT_EQ(sim.n.late_fills[CACHE_FROM_DRAM], 1u);
+}
+
 TEST_F(CacheSim, LoadOfUnwrittenBytesOfAPartialLineWaitsForTheFill) {
   cache_sim_access(&sim, 0x1000, 4, true, CACHE_SCALAR);
   cache_sim_access(&sim, 0x1000, 4, false, CACHE_SCALAR);  // written bytes: no fill

@@ -22,10 +22,7 @@
 #include "evaluator/cost_model/x60_cost_model.h"
 #include "evaluator/riscv/decoder.h"
 #include "src/common/error.h"
-
-#ifndef EOK_SOURCE_DIR
-#error "EOK_SOURCE_DIR (the repository root) must be defined by the build"
-#endif
+#include "support/x60_data.h"
 
 namespace eok::cost {
 namespace {
@@ -33,30 +30,12 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kRoot = EOK_SOURCE_DIR;
-const fs::path kTablePath = kRoot / "evaluator" / "cost_model" / "x60_table.json";
-const fs::path kKernelsPath = kRoot / ".." / "shared" / "data" / "x60" / "rvv-bench-x60-kernels.json";
-const fs::path kThroughputPath = kRoot / ".." / "shared" / "data" / "x60" / "rvv-bench-x60-throughput.json";
-
-json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  return json::parse(in);
-}
-
-const json& committed() {
-  static const json j = read_json(kTablePath);
-  return j;
-}
-
-const X60Table& table() {
-  static const X60Table t = X60Table::load(kTablePath);
-  return t;
-}
-
-const X60CostModel& model() {
-  static const X60CostModel m(X60Table::load(kTablePath), {});
-  return m;
-}
+using testing::x60::committed_table;
+using testing::x60::kernels_path;
+using testing::x60::model;
+using testing::x60::read_json;
+using testing::x60::table;
+using testing::x60::throughput_path;
 
 // Encodings (llvm-mc-22 -triple=riscv64 -mattr=+v,+m,+d -show-encoding).
 constexpr uint32_t kVsetvliM[4] = {0x0c0676d7, 0x0c1676d7, 0x0c2676d7, 0x0c3676d7};  // vsetvli a3, a2, e8, m1..m8, ta, ma
@@ -128,15 +107,15 @@ struct MemsetLoops {
 MemsetLoops measured_memset() {
   MemsetLoops m{};
   const char* lmul[4] = {"m1", "m2", "m4", "m8"};
-  if (fs::exists(kKernelsPath)) {
-    const json doc = read_json(kKernelsPath);
+  if (fs::exists(kernels_path())) {
+    const json doc = read_json(kernels_path());
     const json& chart = doc.at("benchmarks").at("memset").at("memset");
     for (int lg = 0; lg < 4; ++lg) {
       m.with_vset[lg] = loop_cycles(chart, std::string("rvv_") + lmul[lg], lg);
       m.without[lg] = loop_cycles(chart, std::string("rvv_tail_") + lmul[lg], lg);
     }
   } else {
-    const json& per = committed().at("sources").at("measured_kernels").at("per_lmul");
+    const json& per = committed_table().at("sources").at("measured_kernels").at("per_lmul");
     for (int lg = 0; lg < 4; ++lg) {
       m.with_vset[lg] = per.at(lmul[lg]).at("with_vsetvli").get<double>();
       m.without[lg] = per.at(lmul[lg]).at("without").get<double>();
@@ -146,9 +125,9 @@ MemsetLoops measured_memset() {
 }
 
 TEST(X60VsetFigures, ComeFromTheMeasuredMemsetKernels) {
-  if (!fs::exists(kKernelsPath)) GTEST_SKIP() << "measured kernels not found at " << kKernelsPath.string();
+  if (!fs::exists(kernels_path())) GTEST_SKIP() << "measured kernels not found at " << kernels_path().string();
   const MemsetLoops m = measured_memset();
-  const json& e = committed().at("scalar").at("vsetvli");
+  const json& e = committed_table().at("scalar").at("vsetvli");
   EXPECT_TRUE(e.at("measured").get<bool>());
   EXPECT_EQ(e.at("source").get<std::string>(), "memset");
   const char* lmul[4] = {"m1", "m2", "m4", "m8"};
@@ -170,7 +149,7 @@ TEST(X60VsetFigures, ComeFromTheMeasuredMemsetKernels) {
   EXPECT_GT(e.at("latency").get<double>(), 3);
   EXPECT_LT(e.at("latency").get<double>(), 4.5);
   for (const char* sib : {"vsetivli", "vsetvl"}) {
-    const json& s = committed().at("scalar").at(sib);
+    const json& s = committed_table().at("scalar").at(sib);
     EXPECT_EQ(s.at("rthroughput_by_lmul"), e.at("rthroughput_by_lmul")) << sib;
     EXPECT_EQ(s.at("latency"), e.at("latency")) << sib;
     EXPECT_EQ(s.at("derived").get<std::string>(), "sibling:vsetvli") << sib;
@@ -266,9 +245,9 @@ TEST(X60VsetFigures, LongerVectorWorkHidesTheVsetvli) {
 TEST(X60ScalarMul, StreamOfIndependentMulsCostsTheMeasuredThroughput) {
   const auto mul = table().scalar("mul");
   ASSERT_TRUE(mul && mul->measured);
-  if (fs::exists(kThroughputPath)) {
+  if (fs::exists(throughput_path())) {
     // rvv-bench's `mul t0,t1,t2` row: 3.0 to 3.5 cycles across its columns; the table takes the least.
-    const json doc = read_json(kThroughputPath);
+    const json doc = read_json(throughput_path());
     double least = 1e9, most = 0;
     for (const auto& [key, v] : doc.at("tblMaa").at("mul t0,t1,t2").items()) {
       if (v.get<std::string>().empty()) continue;

@@ -14,10 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/common/error.h"
-
-#ifndef EOK_SOURCE_DIR
-#error "EOK_SOURCE_DIR (the repository root) must be defined by the build"
-#endif
+#include "support/x60_data.h"
 
 namespace eok::cost {
 namespace {
@@ -25,9 +22,10 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const fs::path kRoot = EOK_SOURCE_DIR;
-const fs::path kTablePath = kRoot / "evaluator" / "cost_model" / "x60_table.json";
-const fs::path kMeasuredPath = kRoot / ".." / "shared" / "data" / "x60" / "rvv-bench-x60-throughput.json";
+using testing::x60::committed_table;
+using testing::x60::read_json;
+using testing::x60::table;
+using testing::x60::throughput_path;
 
 riscv::VType vt(unsigned sew, int lmul_log2) {
   riscv::VType v;
@@ -50,25 +48,10 @@ riscv::VType vt_from_key(const std::string& key) {
   return vt(sew, lg);
 }
 
-json read_json(const fs::path& p) {
-  std::ifstream in(p);
-  return json::parse(in);
-}
-
 // The shared measured table, parsed once; nullptr when the shared data directory is absent.
 const json* measured_source() {
-  static const json doc = fs::exists(kMeasuredPath) ? read_json(kMeasuredPath) : json();
+  static const json doc = fs::exists(throughput_path()) ? read_json(throughput_path()) : json();
   return doc.is_null() ? nullptr : &doc;
-}
-
-const json& committed_table() {
-  static const json doc = read_json(kTablePath);
-  return doc;
-}
-
-const X60Table& table() {
-  static const X60Table t = X60Table::load(kTablePath);
-  return t;
 }
 
 // A measured cell ("38.43", "" when not measured) parsed the way the generator reads it.
@@ -98,7 +81,7 @@ class TempFile {
 
 TEST(X60TableMeasured, EveryVectorFigureEqualsItsMeasuredCell) {
   if (measured_source() == nullptr) {
-    GTEST_SKIP() << "measured rvv-bench table not found at " << kMeasuredPath.string()
+    GTEST_SKIP() << "measured rvv-bench table not found at " << throughput_path().string()
                  << "; the generator cross-check needs the shared data directory beside the repository";
   }
   const json& measured = *measured_source();
@@ -171,7 +154,7 @@ TEST(X60TableMeasured, EveryVectorFigureEqualsItsMeasuredCell) {
 
 TEST(X60TableMeasured, EveryMeasuredVectorInstructionIsInTheTable) {
   if (measured_source() == nullptr) {
-    GTEST_SKIP() << "measured rvv-bench table not found at " << kMeasuredPath.string()
+    GTEST_SKIP() << "measured rvv-bench table not found at " << throughput_path().string()
                  << "; the generator cross-check needs the shared data directory beside the repository";
   }
   const json& measured = *measured_source();
@@ -185,7 +168,7 @@ TEST(X60TableMeasured, EveryMeasuredVectorInstructionIsInTheTable) {
 
 TEST(X60TableMeasured, ScalarMeasuredFiguresEqualTheirCell) {
   if (measured_source() == nullptr) {
-    GTEST_SKIP() << "measured rvv-bench table not found at " << kMeasuredPath.string()
+    GTEST_SKIP() << "measured rvv-bench table not found at " << throughput_path().string()
                  << "; the generator cross-check needs the shared data directory beside the repository";
   }
   const json& measured = *measured_source();

@@ -28,8 +28,6 @@
 
 #include <bit>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <map>
 #include <set>
 #include <string>
@@ -39,21 +37,18 @@
 
 #include "evaluator/cost_model/x60_cost_model.h"
 #include "evaluator/riscv/decoder.h"
-
-#ifndef EOK_SOURCE_DIR
-#error "EOK_SOURCE_DIR (the repository root) must be defined by the build"
-#endif
+#include "support/x60_data.h"
 
 namespace eok::cost {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 using riscv::Insn;
 using riscv::InsnClass;
 using riscv::VMemMode;
-
-const fs::path kTablePath = fs::path(EOK_SOURCE_DIR) / "evaluator" / "cost_model" / "x60_table.json";
+using testing::x60::committed_table;
+using testing::x60::model;
+using testing::x60::table;
 
 // ---------------------------------------------------------------------------------------------------
 // What the decoder knows: one representative per mnemonic, masked and unmasked
@@ -154,16 +149,6 @@ const std::vector<Vt>& shapeless_vtypes() {
   return out;
 }
 
-const X60Table& table() {
-  static const X60Table t = X60Table::load(kTablePath);
-  return t;
-}
-
-const X60CostModel& model() {
-  static const X60CostModel m(X60Table::load(kTablePath), {});
-  return m;
-}
-
 // Cycles per copy of a stream of independent copies.
 double price(const Insn& in, int32_t vtype) {
   SbInsn sb = model().timing(in, vtype);
@@ -182,8 +167,7 @@ double worst_price(const Insn& in) {
 
 // Whether the price of (mnemonic, masked) under `key` is the instruction's own measurement.
 bool own_measurement(const std::string& mnemonic, bool masked, const std::string& key) {
-  static const json doc = json::parse(std::ifstream(kTablePath));
-  const json& vec = doc.at("vector");
+  const json& vec = committed_table().at("vector");
   if (!vec.contains(mnemonic)) return false;
   const json& e = vec.at(mnemonic);
   if (e.at("source") == "llvm") return false;

@@ -11,18 +11,9 @@
  * rvv_128 uses Zbb's minu: assemble with -march=rv64gcv_zba_zbb_zbs (as run_calibration.py does).
  */
 
+#include "impl_macros.inc" /* FUNC, ENDF */
+
         .text
-
-.macro FUNC name
-        .globl \name
-        .type \name, @function
-        .p2align 2
-\name:
-.endm
-
-.macro ENDF name
-        .size \name, . - \name
-.endm
 
 .macro MEMCPY_FAMILY L
 

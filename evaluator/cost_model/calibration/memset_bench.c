@@ -35,28 +35,14 @@
  *   clang-22 --target=riscv64-linux-gnu -march=rv64gcv_zba_zbb_zbs -mcpu=spacemit-x60 -O3 -static \
  *            -fuse-ld=lld -I evaluator/target memset_bench.c memset_impls.S -o memset_bench
  */
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#define BENCH "memset_bench"
+#include "bench_harness.h" /* MAX_MEM, GUARD, PRE_GUARD, SEED, BARRIER, the command line, rng, fill_bytes */
 
-#include "eok_region.h"
-
-#if defined(__riscv_vector)
-#include <riscv_vector.h>
-#endif
-
-#define MAX_MEM ((size_t)128 << 20) /* rvv-bench's MAX_MEM for the X60 run */
-#define GUARD 9                     /* bytes past n that must stay untouched */
-#define PRE_GUARD 16                /* bytes before dst that must stay untouched (our addition) */
-#define MAX_OFF 511                 /* base chart: off in 0..511 */
-#define SEED 0x5eed0e0bca11b8a7ull
+#define MAX_OFF 511 /* base chart: off in 0..511 */
 
 typedef void *(*memset_fn)(void *, int, size_t);
 
 /* ---------------------------------------------------------------- the C implementations */
-
-#define BARRIER() __asm__ volatile("" ::: "memory")
 
 /* scalar: one byte per iteration; the barrier keeps the compiler from vectorizing the loop or turning it
  * into a memset call. */
@@ -170,110 +156,20 @@ static const struct {
 };
 #define NIMPLS (sizeof IMPLS / sizeof IMPLS[0])
 
-/* ---------------------------------------------------------------- harness */
+/* ---------------------------------------------------------------- harness (the rest: bench_harness.h) */
+
+static const char *impl_name(size_t i) { return i < NIMPLS ? IMPLS[i].name : NULL; }
 
 static memset_fn volatile g_fn; /* read inside the region: the call is indirect, as on the board */
 static volatile uintptr_t g_sink;
 
-/* xorshift64* with a splitmix64 seeding step: small, deterministic, good enough for offsets */
-static uint64_t rng_state;
-static void rng_seed(uint64_t seed) {
-    uint64_t z = seed + 0x9e3779b97f4a7c15ull;
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-    rng_state = (z ^ (z >> 31)) | 1;
-}
-static uint64_t rng_next(void) {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545f4914f6cdd1dull;
-}
-
-/* the untimed pre-fill: our own vector memset, so no libc code of unknown shape runs between regions */
-__attribute__((noinline)) static void fill_bytes(unsigned char *p, int c, size_t n) {
-#if defined(__riscv_vector)
-    size_t vlmax = __riscv_vsetvlmax_e8m8();
-    vuint8m8_t v = __riscv_vmv_v_x_u8m8((uint8_t)c, vlmax);
-    while (n) {
-        size_t vl = __riscv_vsetvl_e8m8(n);
-        __riscv_vse8_v_u8m8(p, v, vl);
-        p += vl;
-        n -= vl;
-    }
-#else
-    while (n--) {
-        *p++ = (unsigned char)c;
-        BARRIER();
-    }
-#endif
-}
-
-static void die(const char *msg) {
-    fflush(stdout);
-    fprintf(stderr, "memset_bench: %s\n", msg);
-    exit(2);
-}
-
-static void usage(void) {
-    fprintf(stderr, "usage: memset_bench CHART N TIMED [IMPL...]   (CHART: base | aligned)\n"
-                    "       memset_bench list\nimplementations:");
-    for (size_t i = 0; i < NIMPLS; i++)
-        fprintf(stderr, " %s", IMPLS[i].name);
-    fprintf(stderr, "\n");
-    exit(2);
-}
-
-static int parse_size(const char *text, size_t *out) {
-    char *end;
-    unsigned long long v = strtoull(text, &end, 0);
-    if (end == text || *end)
-        return 0;
-    *out = (size_t)v;
-    return 1;
-}
-
 int main(int argc, char **argv) {
-    if (argc == 2 && !strcmp(argv[1], "list")) {
-        for (size_t i = 0; i < NIMPLS; i++)
-            printf("%s\n", IMPLS[i].name);
-        return 0;
-    }
-    if (argc < 4)
-        usage();
-    int aligned;
-    if (!strcmp(argv[1], "base"))
-        aligned = 0;
-    else if (!strcmp(argv[1], "aligned"))
-        aligned = 1;
-    else
-        usage();
-    size_t n, timed;
-    if (!parse_size(argv[2], &n) || !parse_size(argv[3], &timed))
-        usage();
-    if (n < 1 || n > MAX_MEM - MAX_OFF - GUARD - 1)
-        die("N must be in 1 .. 128 MiB - 521");
-
-    /* the selected implementations, always in the fixed IMPLS[] order */
     unsigned char selected[NIMPLS];
-    memset(selected, argc == 4, sizeof selected);
-    for (int a = 4; a < argc; a++) {
-        size_t i = 0;
-        while (i < NIMPLS && strcmp(IMPLS[i].name, argv[a]))
-            i++;
-        if (i == NIMPLS) {
-            fprintf(stderr, "memset_bench: unknown implementation '%s'\n", argv[a]);
-            usage();
-        }
-        selected[i] = 1;
-    }
+    const struct bench_args a =
+        parse_args(argc, argv, MAX_MEM - MAX_OFF - GUARD - 1, "N must be in 1 .. 128 MiB - 521", selected);
+    const size_t n = a.n;
+    unsigned char *mem = alloc_arena();
 
-    unsigned char *arena = malloc(MAX_MEM + 4096);
-    if (!arena)
-        die("cannot allocate the 128 MiB arena");
-    unsigned char *mem = (unsigned char *)(((uintptr_t)arena + 4095) & ~(uintptr_t)4095);
-
-    uint64_t size_seed = SEED ^ ((uint64_t)n * 0x100000001b3ull) ^ (aligned ? 0xa11a11a11ull : 0);
     rng_seed(SEED);
     const int c = (int)(rng_next() & 255); /* one fill byte for the whole run, as rvv-bench's init() */
     const unsigned char cb = (unsigned char)c, guard = (unsigned char)(c + 3);
@@ -281,20 +177,17 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < NIMPLS; i++) {
         if (!selected[i])
             continue;
-        printf("impl %s\n", IMPLS[i].name);
-        fflush(stdout);
+        start_impl(IMPLS[i].name, &a);
         g_fn = IMPLS[i].fn;
-        rng_seed(size_seed + 1); /* the same offsets for every implementation */
 
-        for (size_t call = 0; call <= timed; call++) { /* call 0: untimed validation + warm-up */
-            size_t off = aligned ? 0 : (rng_next() & MAX_OFF);
+        for (size_t call = 0; call <= a.timed; call++) { /* call 0: untimed validation + warm-up */
+            size_t off = a.aligned ? 0 : (rng_next() & MAX_OFF);
             unsigned char *dst = mem + off;
             fill_bytes(dst, guard, n + GUARD);
 
             if (call == 0) {
-                size_t pre = off < PRE_GUARD ? off : PRE_GUARD;
-                unsigned char before[PRE_GUARD];
-                memcpy(before, dst - pre, pre);
+                struct pre_guard before;
+                save_pre_guard(&before, dst, off);
                 g_sink = (uintptr_t)g_fn(dst, c, n);
                 const char *what = NULL;
                 size_t at;
@@ -303,22 +196,10 @@ int main(int argc, char **argv) {
                         what = "wrong byte stored";
                         break;
                     }
-                if (!what && memcmp(before, dst - pre, pre))
-                    what = "wrote before dst";
                 if (!what)
-                    for (at = n; at < n + GUARD; at++)
-                        if (dst[at] != guard) {
-                            what = "wrote past dst + n";
-                            break;
-                        }
-                if (what) {
-                    fflush(stdout);
-                    fprintf(stderr,
-                            "memset_bench: VALIDATION FAILED: impl %s, chart %s, n %zu, off %zu, c 0x%02x: %s "
-                            "(byte %zu)\n",
-                            IMPLS[i].name, argv[1], n, off, (unsigned)cb, what, at);
-                    exit(3);
-                }
+                    what = check_guards(dst, n, &before, guard, &at);
+                if (what)
+                    validation_failed(IMPLS[i].name, &a, what, at, "off %zu, c 0x%02x", off, (unsigned)cb);
                 continue;
             }
 

@@ -10,18 +10,9 @@
  * on the X60). The macro MEMSET_FAMILY instantiates one LMUL (1, 2, 4, 8) of every family.
  */
 
+#include "impl_macros.inc" /* FUNC, ENDF */
+
         .text
-
-.macro FUNC name
-        .globl \name
-        .type \name, @function
-        .p2align 2
-\name:
-.endm
-
-.macro ENDF name
-        .size \name, . - \name
-.endm
 
 .macro MEMSET_FAMILY L
 
