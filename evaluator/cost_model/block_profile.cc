@@ -77,6 +77,12 @@ BlockProfile parse_block_profile(std::string_view text) {
       if (!ls || !parse_hex_bytes(hex, b.bytes)) return p;  // cut short: incomplete
       b.vaddr = std::strtoull(addr.c_str(), nullptr, 16);
       p.blocks.push_back(std::move(b));
+    } else if (word == "vmem") {
+      uint32_t offset = 0;
+      uint64_t moved = 0;
+      ls >> offset >> moved;
+      if (!ls || p.blocks.empty()) return p;  // malformed: incomplete
+      p.blocks.back().vector_bytes.emplace_back(offset, moved);
     } else if (word == "end") {
       p.complete = header;
     }

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace eok::cost {
@@ -17,6 +18,9 @@ struct ExecutedBlock {
   int32_t vtype = kVtypeNone;
   uint64_t count = 0;        // executions inside the timed region
   std::vector<uint8_t> bytes;
+  // Bytes each vector load or store of the block moved in the region, by the instruction's byte offset in
+  // the block (the vl it ran with, on average, is bytes / count / element size).
+  std::vector<std::pair<uint32_t, uint64_t>> vector_bytes;
 };
 
 // What the cache simulation counted in the region (evaluator/qemu_plugin/cache_sim.h says how).

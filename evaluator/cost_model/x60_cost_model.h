@@ -24,14 +24,16 @@ class X60CostModel : public CostModel {
   CostReport estimate(const BlockProfile& profile) const override;
 
   // The scoreboard view of one instruction; public for tests and cross-checks.
-  SbInsn timing(const riscv::Insn& insn, int32_t vtype, bool* fallback = nullptr) const;
+  // vector_bytes: what a vector load moved per execution (0: unknown, a full register group).
+  SbInsn timing(const riscv::Insn& insn, int32_t vtype, bool* fallback = nullptr, double vector_bytes = 0) const;
 
   const MemoryModelParams& memory_params() const { return mem_; }
 
  private:
   // The scoreboard view of a decoded block under `vtype` (a vsetvli immediate, or kVtypeUnknown /
   // kVtypeNone); *fallbacks counts instructions the table could not cost.
-  std::vector<SbInsn> scoreboard_block(const std::vector<riscv::Insn>& insns, int32_t vtype, size_t* fallbacks) const;
+  std::vector<SbInsn> scoreboard_block(const ExecutedBlock& block, const std::vector<riscv::Insn>& insns,
+                                       size_t* fallbacks) const;
   // The table's figure under `vtype`; the instruction's worst figure when the vtype is unknown, none, vill
   // or one under which the instruction is illegal; std::nullopt for a mnemonic the table lacks.
   std::optional<InsnCost> vector_cost(const riscv::Insn& insn, int32_t vtype) const;

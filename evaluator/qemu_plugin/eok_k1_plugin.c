@@ -60,7 +60,17 @@ typedef struct block {
   int candidate;
   uint32_t nbytes;
   uint8_t *bytes;
+  struct vmem *vmem; /* its vector loads and stores, a list */
 } block_t;
+
+/* One vector load or store of a block: the bytes it moved inside the measured stretch, so the cost
+ * model knows the vl it ran with (the X60's load-to-store wait depends on the bytes, its occupancy not). */
+typedef struct vmem {
+  block_t *block;
+  uint32_t offset; /* byte offset of the instruction in its block */
+  uint64_t bytes;
+  struct vmem *next;
+} vmem_t;
 
 static struct {
   watch_t watch;
@@ -70,6 +80,7 @@ static struct {
   guest_phase_t phase;
   size_t calls_begun, calls_ended;
   int measure, in_region, flush, started, sandboxed, regions;
+  vmem_t *cur_vmem; /* the vector access whose elements are arriving */
   size_t regions_ended;
   cache_sim_t cache;
 } g = {.cur_vtype = VTYPE_NONE, .flush = 0, .phase = PHASE_STARTUP};
@@ -127,6 +138,9 @@ static void write_profile(void) {
     fprintf(m, "block %" PRIx64 " %d %" PRIu64 " ", b->vaddr, b->vtype, b->count_region);
     for (uint32_t k = 0; k < b->nbytes; ++k) fprintf(m, "%02x", b->bytes[k]);
     fputc('\n', m);
+    for (const vmem_t *v = b->vmem; v; v = v->next) {
+      if (v->bytes) fprintf(m, "vmem %" PRIu32 " %" PRIu64 "\n", v->offset, v->bytes);
+    }
   }
   fputs("end\n", m);
   fclose(m);
@@ -135,15 +149,26 @@ static void write_profile(void) {
 }
 
 /* A measured stretch starts: block counts are taken, the memory counters start from zero. */
+/* The vector access in flight is complete: its bytes count for its instruction if the region is on. */
+static void vector_access_done(void) {
+  if (g.cur_vmem && g.in_region && g.cache.vec.active) g.cur_vmem->bytes += g.cache.vec.bytes;
+  cache_sim_vector_boundary(&g.cache);
+  g.cur_vmem = NULL;
+}
+
 static void region_begin(void) {
-  for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_before = g.blocks[i]->count;
+  vector_access_done();
+  for (size_t i = 0; i < g.nblocks; ++i) {
+    g.blocks[i]->count_before = g.blocks[i]->count;
+    for (vmem_t *v = g.blocks[i]->vmem; v; v = v->next) v->bytes = 0;
+  }
   if (g.flush) cache_sim_flush(&g.cache);
   else cache_sim_reset_counters(&g.cache);
   g.in_region = 1;
 }
 
 static void region_end(void) {
-  cache_sim_vector_boundary(&g.cache);
+  vector_access_done();
   /* Blocks first translated inside the region started with count_before = 0 (calloc). */
   for (size_t i = 0; i < g.nblocks; ++i) g.blocks[i]->count_region = g.blocks[i]->count - g.blocks[i]->count_before;
   g.in_region = 0;
@@ -202,8 +227,8 @@ static void on_vset(unsigned int vcpu, void *udata) {
 
 static void on_vector_memory_insn(unsigned int vcpu, void *udata) {
   (void)vcpu;
-  (void)udata;
-  cache_sim_vector_boundary(&g.cache);
+  vector_access_done();
+  g.cur_vmem = (vmem_t *)udata;
 }
 
 static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata) {
@@ -322,7 +347,15 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     if (g.measure && is_memory_insn(w, sz)) {
       const int vector = is_vector_memory_insn(w, sz);
       /* A vector access's elements arrive one callback each: its start delimits them. */
-      if (vector) qemu_plugin_register_vcpu_insn_exec_cb(insn, on_vector_memory_insn, QEMU_PLUGIN_CB_NO_REGS, NULL);
+      if (vector) {
+        vmem_t *v = calloc(1, sizeof *v);
+        if (!v) abort();
+        v->block = b;
+        v->offset = off - (uint32_t)sz;
+        v->next = b->vmem;
+        b->vmem = v;
+        qemu_plugin_register_vcpu_insn_exec_cb(insn, on_vector_memory_insn, QEMU_PLUGIN_CB_NO_REGS, v);
+      }
       qemu_plugin_register_vcpu_mem_cb(insn, on_mem, QEMU_PLUGIN_CB_NO_REGS, QEMU_PLUGIN_MEM_RW, &access_kind[vector]);
     }
   }

@@ -22,9 +22,12 @@
  *   HELLO      eok_m_hello: the plugin is loaded and sees guest memory; written before the guest runs
  *   BEGIN      eok_m_begin, then nbuf uint64 input hashes: a call began
  *   CALL       eok_m_call, then per buffer eok_m_buffer + data_bytes of output: a call ended
- *   PROFILE    text: the timed call's blocks and memory traffic (evaluator/cost_model/block_profile.h)
+ *   PROFILE    text "eok-profile 2": a timed call's (or, with regions=1, a region's) executed blocks, the bytes
+ *              each vector load/store of a block moved, and the memory counts (evaluator/cost_model/
+ *              block_profile.h); one right after each timed call's CALL record
  *   VIOLATION  text "rule\ndetail": the guest broke a rule; the plugin ends the process right after
- *   EXIT       eok_m_exit: the guest exited normally (exit_group)
+ *   EXIT       eok_m_exit: the guest exited normally (exit_group); with regions=1 its calls_completed
+ *              counts the regions that ended
  */
 #ifndef EOK_MEASUREMENT_PROTOCOL_H
 #define EOK_MEASUREMENT_PROTOCOL_H

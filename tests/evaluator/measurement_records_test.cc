@@ -163,6 +163,14 @@ TEST(MeasurementRecords, AProgramWithRegionsWritesProfilesOnly) {
   EXPECT_FALSE(parse_measurement(timed_call_only(), MeasurementKind::regions).tampered.empty());
 }
 
+TEST(MeasurementRecords, VectorBytesBelongToTheBlockBeforeThem) {
+  const auto p = cost::parse_block_profile("eok-profile 2\nblock 1000 192 5 0704050227840502\nvmem 0 80\nvmem 4 160\nend\n");
+  ASSERT_TRUE(p.complete);
+  ASSERT_EQ(p.blocks.size(), 1u);
+  EXPECT_EQ(p.blocks[0].vector_bytes, (std::vector<std::pair<uint32_t, uint64_t>>{{0, 80}, {4, 160}}));
+  EXPECT_FALSE(cost::parse_block_profile("eok-profile 2\nvmem 0 80\nend\n").complete);  // no block to belong to
+}
+
 TEST(MeasurementRecords, AProfileOfAnOlderFormatIsIncomplete) {
   EXPECT_FALSE(cost::parse_block_profile("eok-profile 1\nmem loads 1\nend\n").complete);
   EXPECT_TRUE(cost::parse_block_profile("eok-profile 2\nmem loads 1\nend\n").complete);
