@@ -20,7 +20,8 @@ BoardSession open_board_session(const std::filesystem::path& root, const Workspa
   s.compiler = std::make_unique<ClangCompiler>(s.tools, *s.sandbox, ws.objects_dir(), ws.tmp_dir());
   s.runner = std::make_unique<QemuRunner>(s.board, s.tools, *s.sandbox);
   cost::X60Table table = cost::X60Table::load(s.board.cost_table);
-  s.cost_model = std::make_unique<cost::X60CostModel>(table, cost::MemoryModelParams::load(s.board.memory_model));
+  s.memory = cost::MemoryModelParams::load(s.board.memory_model);
+  s.cost_model = std::make_unique<cost::X60CostModel>(table, s.memory);
 
   BoardEvaluatorConfig cfg;
   cfg.board = s.board;
@@ -29,9 +30,9 @@ BoardSession open_board_session(const std::filesystem::path& root, const Workspa
   cfg.baseline_cache = ws.baselines_dir();
   cfg.fingerprint = measurement_fingerprint(s.board, s.tools);
   cfg.keep_temp = options.keep_temp;
-  cfg.roofline_cycles = [board = s.board, table](const Task& task) {
+  cfg.roofline_cycles = [board = s.board, table, memory = s.memory](const Task& task) {
     try {
-      return task_roofline(task, peak_rates(board, table, task.dtype)).bound_cycles;
+      return task_roofline(task, peak_rates(board, table, memory, task.dtype)).bound_cycles;
     } catch (const ConfigError&) {
       return 0.0;  // a task without declared work has no bound to check against
     }

@@ -10,6 +10,7 @@
 #include "evaluator/board.h"
 #include "evaluator/compiler.h"
 #include "evaluator/cost_model/cost_model.h"
+#include "evaluator/cost_model/memory_model.h"
 #include "evaluator/evaluator.h"
 #include "evaluator/runner.h"
 #include "evaluator/sandbox/sandbox.h"
@@ -25,6 +26,7 @@ struct BoardSession {
   std::unique_ptr<Compiler> compiler;
   std::unique_ptr<Runner> runner;
   std::unique_ptr<cost::CostModel> cost_model;
+  cost::MemoryModelParams memory;  // the board's fitted memory model (the cost model's and the rooflines')
   std::unique_ptr<BoardEvaluator> evaluator;
 };
 

@@ -29,26 +29,8 @@ nlohmann::json opt(const std::optional<T>& v) {
 namespace {
 
 nlohmann::json counters_json(const cost::MemoryCounters& m) {
-  nlohmann::json j = {{"loads", m.loads},
-                      {"stores", m.stores},
-                      {"load_bytes", m.load_bytes},
-                      {"store_bytes", m.store_bytes},
-                      {"store_alloc_l2", m.store_allocs[0]},
-                      {"store_alloc_dram", m.store_allocs[1]},
-                      {"late_fill_l2", m.late_fills[0]},
-                      {"late_fill_dram", m.late_fills[1]},
-                      {"l1_writebacks", m.l1_writebacks},
-                      {"l2_writebacks", m.l2_writebacks},
-                      {"vector_split_load", m.vector_split_lines[0]},
-                      {"vector_split_store", m.vector_split_lines[1]}};
-  const char* kind[2] = {"scalar", "vector"};
-  const char* level[2] = {"l2", "dram"};
-  const char* how[2] = {"random", "stream"};
-  for (int k = 0; k < 2; ++k) {
-    for (int l = 0; l < 2; ++l) {
-      for (int h = 0; h < 2; ++h) j[std::string("fill_") + kind[k] + "_" + level[l] + "_" + how[h]] = m.load_fills[k][l][h];
-    }
-  }
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [name, value] : m.named()) j[name] = value;
   return j;
 }
 

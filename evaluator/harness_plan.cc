@@ -89,16 +89,25 @@ void place_buffers(const Task& task, PlannedCase& pc) {
 }  // namespace
 
 std::vector<PlannedCase> plan_cases(const Task& task, uint64_t seed, unsigned warmup, unsigned timed) {
-  std::vector<PlannedCase> cases;
+  enum class Kind { warmup, timed, check };
+  auto planned = [](const SizeParams& sizes, Kind kind, uint64_t case_seed, bool tight) {
+    PlannedCase c;
+    c.sizes = sizes;
+    c.timed = kind == Kind::timed;
+    c.warmup = kind == Kind::warmup;
+    c.seed = case_seed;
+    c.tight = tight;
+    return c;
+  };
   uint64_t state = seed;
   // Seeds are drawn in the order checks, then timed calls, then warm-ups, whatever the order of calls.
-  std::vector<uint64_t> check_seeds;
+  std::vector<uint64_t> check_seeds, timed_seeds;
   for (size_t i = 0; i < task.checks.size(); ++i) check_seeds.push_back(next_seed(state));
-  std::vector<PlannedCase> timed_cases;
-  for (unsigned i = 0; i < timed; ++i) timed_cases.push_back({task.timed, true, false, next_seed(state), false, {}});
-  for (unsigned i = 0; i < warmup; ++i) cases.push_back({task.timed, false, true, next_seed(state), false, {}});
-  cases.insert(cases.end(), timed_cases.begin(), timed_cases.end());
-  for (size_t i = 0; i < task.checks.size(); ++i) cases.push_back({task.checks[i], false, false, check_seeds[i], i % 2 == 0, {}});
+  for (unsigned i = 0; i < timed; ++i) timed_seeds.push_back(next_seed(state));
+  std::vector<PlannedCase> cases;
+  for (unsigned i = 0; i < warmup; ++i) cases.push_back(planned(task.timed, Kind::warmup, next_seed(state), false));
+  for (uint64_t s : timed_seeds) cases.push_back(planned(task.timed, Kind::timed, s, false));
+  for (size_t i = 0; i < task.checks.size(); ++i) cases.push_back(planned(task.checks[i], Kind::check, check_seeds[i], i % 2 == 0));
   for (auto& pc : cases) place_buffers(task, pc);
   return cases;
 }

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 
-#include "evaluator/cost_model/memory_model.h"
 #include "src/common/error.h"
 
 namespace eok::evaluator {
@@ -19,7 +18,8 @@ unsigned element_bits(const std::string& dtype) {
 
 }  // namespace
 
-PeakRates peak_rates(const BoardProfile& board, const cost::X60Table& table, const std::string& dtype) {
+PeakRates peak_rates(const BoardProfile& board, const cost::X60Table& table, const cost::MemoryModelParams& mem,
+                     const std::string& dtype) {
   const unsigned sew = element_bits(dtype);
   riscv::VType vt;
   vt.sew = sew;
@@ -47,7 +47,6 @@ PeakRates peak_rates(const BoardProfile& board, const cost::X60Table& table, con
     }
   }
   if (p.l1_read <= 0 || p.l1_write <= 0) throw ConfigError("roofline: the cost table has no unit-stride vector load/store figure");
-  const cost::MemoryModelParams mem = cost::MemoryModelParams::load(board.memory_model);
   p.l2_read = mem.l2_read;
   p.dram_read = mem.dram_read;
   p.dram_write = mem.dram_write;

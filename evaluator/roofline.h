@@ -15,6 +15,7 @@
 #include <string>
 
 #include "evaluator/board.h"
+#include "evaluator/cost_model/memory_model.h"
 #include "evaluator/cost_model/x60_table.h"
 #include "evaluator/task.h"
 
@@ -41,8 +42,9 @@ struct Roofline {
 
 // Peak rates of `board` for elements of `dtype` ("f32", "f16", "i32"; a cast's source type) from the cost
 // table and the board's memory model. Throws ConfigError when the table has no figure for that element
-// width or the memory model cannot be read.
-PeakRates peak_rates(const BoardProfile& board, const cost::X60Table& table, const std::string& dtype);
+// width.
+PeakRates peak_rates(const BoardProfile& board, const cost::X60Table& table, const cost::MemoryModelParams& memory,
+                     const std::string& dtype);
 
 // The roofline at the task's timed size. Throws ConfigError when flops or bytes are missing or invalid.
 Roofline task_roofline(const Task& task, const PeakRates& peak);

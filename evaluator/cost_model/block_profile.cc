@@ -23,6 +23,31 @@ constexpr int kProfileVersion = 2;  // the plugin's "eok-profile 2"
 
 }  // namespace
 
+std::vector<std::pair<std::string, uint64_t*>> MemoryCounters::named() {
+  std::vector<std::pair<std::string, uint64_t*>> f = {
+      {"loads", &loads}, {"stores", &stores}, {"load_bytes", &load_bytes}, {"store_bytes", &store_bytes},
+      {"store_alloc_l2", &store_allocs[0]}, {"store_alloc_dram", &store_allocs[1]},
+      {"late_fill_l2", &late_fills[0]}, {"late_fill_dram", &late_fills[1]},
+      {"l1_writebacks", &l1_writebacks}, {"l2_writebacks", &l2_writebacks},
+      {"vector_split_load", &vector_split_lines[0]}, {"vector_split_store", &vector_split_lines[1]}};
+  static const char* const kKind[2] = {"scalar", "vector"};
+  static const char* const kLevel[2] = {"l2", "dram"};
+  static const char* const kHow[2] = {"random", "stream"};
+  for (int k = 0; k < 2; ++k) {
+    for (int l = 0; l < 2; ++l) {
+      for (int h = 0; h < 2; ++h) f.emplace_back(std::string("fill_") + kKind[k] + "_" + kLevel[l] + "_" + kHow[h], &load_fills[k][l][h]);
+    }
+  }
+  return f;
+}
+
+std::vector<std::pair<std::string, uint64_t>> MemoryCounters::named() const {
+  MemoryCounters copy = *this;
+  std::vector<std::pair<std::string, uint64_t>> out;
+  for (const auto& [name, field] : copy.named()) out.emplace_back(name, *field);
+  return out;
+}
+
 uint64_t MemoryCounters::fills_from(int level) const {
   uint64_t n = 0;
   for (int k = 0; k < 2; ++k) n += load_fills[k][level][0] + load_fills[k][level][1];
@@ -45,29 +70,10 @@ BlockProfile parse_block_profile(std::string_view text) {
     } else if (word == "mem") {
       std::string key;
       uint64_t value;
-      auto& m = p.mem;
-      static const char* const kKind[2] = {"scalar", "vector"};
-      static const char* const kLevel[2] = {"l2", "dram"};
-      static const char* const kHow[2] = {"random", "stream"};
+      const auto fields = p.mem.named();
       while (ls >> key >> value) {
-        if (key == "loads") m.loads = value;
-        else if (key == "stores") m.stores = value;
-        else if (key == "load_bytes") m.load_bytes = value;
-        else if (key == "store_bytes") m.store_bytes = value;
-        else if (key == "store_alloc_l2") m.store_allocs[0] = value;
-        else if (key == "store_alloc_dram") m.store_allocs[1] = value;
-        else if (key == "late_fill_l2") m.late_fills[0] = value;
-        else if (key == "late_fill_dram") m.late_fills[1] = value;
-        else if (key == "l1_writebacks") m.l1_writebacks = value;
-        else if (key == "l2_writebacks") m.l2_writebacks = value;
-        else if (key == "vector_split_load") m.vector_split_lines[0] = value;
-        else if (key == "vector_split_store") m.vector_split_lines[1] = value;
-        for (int k = 0; k < 2; ++k) {
-          for (int l = 0; l < 2; ++l) {
-            for (int h = 0; h < 2; ++h) {
-              if (key == std::string("fill_") + kKind[k] + "_" + kLevel[l] + "_" + kHow[h]) m.load_fills[k][l][h] = value;
-            }
-          }
+        for (const auto& [name, field] : fields) {
+          if (name == key) *field = value;
         }
       }
     } else if (word == "block") {

@@ -29,11 +29,16 @@ struct MemoryCounters {
   // Lines a load waited for: [scalar|vector][from L2|DRAM][random|stream].
   uint64_t load_fills[2][2][2] = {};
   uint64_t store_allocs[2] = {};  // [from L2|DRAM]: lines a store miss allocated without reading
-  uint64_t late_fills[2] = {};    // [from L2|DRAM]: partly written lines read for ownership when evicted
+  uint64_t late_fills[2] = {};    // [from L2|DRAM]: lines read for ownership (stores not from a line's start)
   uint64_t l1_writebacks = 0, l2_writebacks = 0;
   uint64_t vector_split_lines[2] = {};  // [load|store]: extra lines unaligned unit-stride vector accesses touched
 
   uint64_t fills_from(int level) const;  // load fills from L2 (0) or DRAM (1), all kinds
+
+  // Every counter with the name the plugin's profile text and eok's JSON give it ("fill_vector_l2_stream",
+  // "l1_writebacks", ...): the one list both the parser and the JSON writer use.
+  std::vector<std::pair<std::string, uint64_t*>> named();
+  std::vector<std::pair<std::string, uint64_t>> named() const;
 };
 
 struct BlockProfile {

@@ -26,6 +26,10 @@ kept fixed.
 Usage:
   fit_memory_model.py fit   --runs RUNS.jsonl [--data FILE] [--out x60_memory.json]
   fit_memory_model.py check --runs RUNS.jsonl [--data FILE] [--model x60_memory.json] [--json]
+
+check judges the cycles eok itself reported in the runs, after making sure this script's formula gives the
+same cycles from the same counters. Exit code: 0 every size meets the targets, 1 some do not, 3 the formula
+and eok disagree (the runs were measured with another model, or the two implementations drifted apart).
 """
 import argparse
 import json
@@ -177,7 +181,9 @@ def spearman(a, b, tolerance=0.0):
 
 
 def load_points(runs_path, data_path):
-    """[(bench, chart, n, impl, measured bytes/cycle, [regions])] for every run that has a measured figure."""
+    """[(bench, chart, n, impl, measured bytes/cycle, regions, representative region)] for every run that has a
+    measured figure. The representative is the timed call of median compute: the fit recomputes only it (calls
+    differ only by the random offsets), which keeps the fit fast."""
     data = json.load(open(data_path))["benchmarks"]
     points = []
     with open(runs_path) as f:
@@ -190,19 +196,39 @@ def load_points(runs_path, data_path):
                 continue
             measured = chart["impls"][row["impl"]][chart["sizes"].index(row["n"])]
             if measured and row["regions"]:
-                # The timed call of median compute stands for the implementation (the model takes the median
-                # call; calls differ only by the random offsets), which keeps the fit fast.
-                regions = sorted(row["regions"], key=lambda r: r["compute_cycles"])
-                points.append((row["bench"], row["chart"], row["n"], row["impl"], measured, [regions[len(regions) // 2]]))
+                regions = row["regions"]
+                middle = sorted(regions, key=lambda r: r["compute_cycles"])[len(regions) // 2]
+                points.append((row["bench"], row["chart"], row["n"], row["impl"], measured, regions, middle))
     return points
 
 
-def evaluate(points, p):
+def modeled_points(points, p, reported=False):
+    """[(bench, chart, n, impl, modeled bytes/cycle, measured bytes/cycle)]. reported: the cycles eok itself
+    reported (the median timed call, as a task evaluation takes it), else this script's recomputation of the
+    representative call under the parameters p; the timer overhead is added either way."""
+    out = []
+    for bench, chart, n, impl, measured, regions, middle in points:
+        cycles = median([r["cycles"] for r in regions]) if reported else region_cycles(middle, p)
+        out.append((bench, chart, n, impl, n / (cycles + p["timer_overhead"]), measured))
+    return out
+
+
+def formula_drift(points, p):
+    """The largest relative difference between eok's reported cycles and this script's formula, over every
+    region: the fit is only valid while the two agree."""
+    worst = 0.0
+    for *_, regions, _ in points:
+        for r in regions:
+            if r["cycles"] > 0:
+                worst = max(worst, abs(region_cycles(r, p) - r["cycles"]) / r["cycles"])
+    return worst
+
+
+def evaluate(modeled):
     """Per (bench, chart, n): geometric-mean speed ratio (modeled/measured), Spearman, the impls' ratios."""
     groups = {}
-    for bench, chart, n, impl, measured, regions in points:
-        cycles = median([region_cycles(r, p) for r in regions]) + p["timer_overhead"]
-        groups.setdefault((bench, chart, n), []).append((impl, n / cycles, measured))
+    for bench, chart, n, impl, speed, measured in modeled:
+        groups.setdefault((bench, chart, n), []).append((impl, speed, measured))
     out = []
     for key in sorted(groups):
         rows = groups[key]
@@ -223,9 +249,8 @@ def loss(points, p):
     far off any trend) must not pull every other size."""
     total, count = 0.0, 0
     per_size = {}
-    for bench, chart, n, impl, measured, regions in points:
-        cycles = median([region_cycles(r, p) for r in regions]) + p["timer_overhead"]
-        e = math.log((n / cycles) / measured)
+    for bench, chart, n, impl, speed, measured in modeled_points(points, p):
+        e = math.log(speed / measured)
         total += abs(e)
         count += 1
         per_size.setdefault((bench, chart, n), []).append(e)
@@ -309,17 +334,16 @@ def model_json(p, points, source):
     }
 
 
-def pooled(points, p):
+def pooled(modeled):
     """Rank correlation over every (implementation, size) point at once, and the share of pairs of vector
     implementations at one size that the board separates by 5% or more but the model ties (within 1%)."""
-    modeled, measured = [], []
+    speeds, measured = [], []
     groups = {}
-    for bench, chart, n, impl, meas, regions in points:
-        cycles = median([region_cycles(r, p) for r in regions]) + p["timer_overhead"]
-        modeled.append(n / cycles)
+    for bench, chart, n, impl, speed, meas in modeled:
+        speeds.append(speed)
         measured.append(meas)
         if impl.startswith("rvv"):
-            groups.setdefault((bench, chart, n), []).append((n / cycles, meas))
+            groups.setdefault((bench, chart, n), []).append((speed, meas))
     separated = tied = 0
     for rows in groups.values():
         for i in range(len(rows)):
@@ -328,7 +352,7 @@ def pooled(points, p):
                 if max(xi, xj) / min(xi, xj) >= 1.05:
                     separated += 1
                     tied += max(mi, mj) / min(mi, mj) < 1.01
-    return spearman(modeled, measured), separated, tied
+    return spearman(speeds, measured), separated, tied
 
 
 def print_report(rows, out=sys.stdout):
@@ -355,7 +379,8 @@ def main():
     ap.add_argument("action", choices=["fit", "check"])
     ap.add_argument("--runs", required=True, help="calibration runs (JSON lines from run_calibration.py)")
     ap.add_argument("--data", default=DEFAULT_DATA, help="measured X60 results")
-    ap.add_argument("--model", default=DEFAULT_MODEL, help="check: the model to check; fit: the starting point")
+    ap.add_argument("--model", default=DEFAULT_MODEL,
+                    help="fit: the starting point; check: the model the runs were measured with (the shipped one)")
     ap.add_argument("--out", default=DEFAULT_MODEL, help="fit: where to write the fitted model")
     ap.add_argument("--json", action="store_true", help="check: print the per-size rows as JSON")
     args = ap.parse_args()
@@ -372,12 +397,21 @@ def main():
             json.dump(model, f, indent=2)
             f.write("\n")
         print(f"fitted {len(points)} points, loss {value:.5f}; wrote {args.out}", file=sys.stderr)
-    rows = evaluate(points, expand(p))
+    if args.action == "check":
+        drift = formula_drift(points, expand(p))
+        if drift > 1e-6:
+            print(f"eok's cycles and this script's formula differ by up to {drift:.2%}: the runs were measured with "
+                  f"another model than {args.model} (re-run calibration/run_calibration.py), or region_cycles() here no "
+                  "longer matches evaluator/cost_model/memory_model.cc (make them agree)", file=sys.stderr)
+            sys.exit(3)
+    # check judges the cycles eok reported; fit, the parameters it just chose.
+    modeled = modeled_points(points, expand(p), reported=args.action == "check")
+    rows = evaluate(modeled)
     if args.json:
         print(json.dumps(rows, indent=1))
     else:
         print_report(rows)
-        rho, separated, tied = pooled(points, expand(p))
+        rho, separated, tied = pooled(modeled)
         print(f"pooled Spearman over all {len(points)} points {rho:.3f}; vector pairs the board separates by >= 5%: "
               f"{separated}, tied by the model (within 1%): {tied} ({100.0 * tied / max(1, separated):.1f}%)")
     if args.action == "check":

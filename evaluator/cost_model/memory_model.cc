@@ -85,9 +85,8 @@ MemoryTime memory_time(const MemoryCounters& m, const MemoryModelParams& p) {
   return t;
 }
 
-double region_cycles(double compute_cycles, MemoryTime& t, const MemoryModelParams& p) {
-  const double core = compute_cycles + t.random_stall_cycles + t.split_cycles;
-  const double parts[] = {core, t.stream_stall_cycles, t.l2_cycles, t.dram_cycles};
+double region_cycles(double compute_cycles, const MemoryTime& t, const MemoryModelParams& p) {
+  const double parts[] = {core_cycles(compute_cycles, t), t.stream_stall_cycles, t.l2_cycles, t.dram_cycles};
   double hi = 0;
   for (double v : parts) hi = std::max(hi, v);
   double total = 0;
@@ -96,7 +95,6 @@ double region_cycles(double compute_cycles, MemoryTime& t, const MemoryModelPara
     for (double v : parts) sum += std::pow(v / hi, p.overlap_exponent);
     total = hi * std::pow(sum, 1 / p.overlap_exponent);
   }
-  t.stall_cycles = total - compute_cycles;
   return total;
 }
 

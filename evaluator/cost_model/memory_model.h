@@ -40,7 +40,7 @@ struct MemoryModelParams {
 };
 
 struct MemoryTime {
-  double stall_cycles = 0;           // the core waiting on memory, as the region's cycles show it
+  double stall_cycles = 0;           // what memory added to the compute time (the region's cycles - compute)
   double random_stall_cycles = 0;    // loads outside a stream, at full latency
   double stream_stall_cycles = 0;    // streamed loads, before overlap with the core
   double split_cycles = 0;           // unaligned vector accesses
@@ -51,9 +51,13 @@ struct MemoryTime {
 
 MemoryTime memory_time(const MemoryCounters& counters, const MemoryModelParams& params);
 
+// The core's own time: its instructions, the loads outside a stream at full latency, the line splits.
+inline double core_cycles(double compute_cycles, const MemoryTime& t) {
+  return compute_cycles + t.random_stall_cycles + t.split_cycles;
+}
+
 // The region's cycles for `compute_cycles` of instructions with this memory time: the p-norm of the core's
-// own time (compute, random-load stalls, line splits), the stream stalls and the L2 and DRAM times. Sets
-// t.stall_cycles to what memory added to the compute time.
-double region_cycles(double compute_cycles, MemoryTime& t, const MemoryModelParams& params);
+// own time, the stream stalls and the L2 and DRAM times.
+double region_cycles(double compute_cycles, const MemoryTime& t, const MemoryModelParams& params);
 
 }  // namespace eok::cost

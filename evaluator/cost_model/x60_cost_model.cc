@@ -290,8 +290,9 @@ CostReport X60CostModel::estimate(const BlockProfile& profile) const {
   r.counters = profile.mem;
   r.memory = memory_time(profile.mem, mem_);
   r.cycles = region_cycles(r.compute_cycles, r.memory, mem_);
+  r.memory.stall_cycles = r.cycles - r.compute_cycles;
   // What bounds it: the largest of its parts.
-  const double core = r.compute_cycles + r.memory.random_stall_cycles + r.memory.split_cycles;
+  const double core = core_cycles(r.compute_cycles, r.memory);
   const double bandwidth = std::max(r.memory.l2_cycles, r.memory.dram_cycles);
   const double biggest = std::max({core, r.memory.stream_stall_cycles, bandwidth});
   r.bound = biggest == core ? (r.compute_cycles >= core - r.compute_cycles ? "compute" : "memory-latency")

@@ -27,8 +27,6 @@ class X60CostModel : public CostModel {
   // vector_bytes: what a vector load moved per execution (0: unknown, a full register group).
   SbInsn timing(const riscv::Insn& insn, int32_t vtype, bool* fallback = nullptr, double vector_bytes = 0) const;
 
-  const MemoryModelParams& memory_params() const { return mem_; }
-
  private:
   // The scoreboard view of a decoded block under `vtype` (a vsetvli immediate, or kVtypeUnknown /
   // kVtypeNone); *fallbacks counts instructions the table could not cost.

@@ -19,7 +19,7 @@ std::vector<RooflineRow> roofline_rows(const std::filesystem::path& root, const 
     row.task = id;
     row.suite = task.group;
     row.dtype = task.dtype;
-    row.roof = evaluator::task_roofline(task, evaluator::peak_rates(session.board, table, task.dtype));
+    row.roof = evaluator::task_roofline(task, evaluator::peak_rates(session.board, table, session.memory, task.dtype));
     try {
       row.ker0_cycles = session.evaluator->baseline_cycles(task);
     } catch (const Error& e) {

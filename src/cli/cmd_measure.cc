@@ -67,8 +67,8 @@ int run_measure(const MeasureOptions& opt, const GlobalOptions& global) {
   const auto m = evaluator::measure_program(*session.runner, *session.cost_model, opt.command.front(), args, ws.tmp_dir(),
                                             opt.timeout);
   // The program's own output goes where it would go; with --json it moves to stderr so stdout stays JSON.
-  std::fputs(m.program_stdout.c_str(), opt.json ? stderr : stdout);
-  std::fputs(m.process.err.c_str(), stderr);
+  std::fwrite(m.program_stdout.data(), 1, m.program_stdout.size(), opt.json ? stderr : stdout);
+  std::fwrite(m.process.err.data(), 1, m.process.err.size(), stderr);
   if (opt.json) std::cout << to_json(m, session.board.name).dump(2) << std::endl;
   else print_human(m, session.board.name);
   if (!m.problem.empty()) return 6;

@@ -62,6 +62,7 @@ ReportSummary write_report(const ReportRequest& req) {
   auto db = db::KernelDb::open(req.workspace.database_path());
   const auto board = evaluator::load_board(req.root, req.board);
   const auto table = cost::X60Table::load(board.cost_table);
+  const auto memory = cost::MemoryModelParams::load(board.memory_model);
   const auto results = bench::collect_results(*db, kernels_dir, req.method);
   std::vector<db::LeaderboardRow> leaderboard;
   for (auto& row : db->leaderboard()) {
@@ -177,14 +178,14 @@ ReportSummary write_report(const ReportRequest& req) {
   for (const auto& row : leaderboard) by_task[row.task] = &row;
   std::vector<Roof> roofs;
   for (const char* dtype : {"f32", "f16"}) {
-    const auto p = evaluator::peak_rates(board, table, dtype);
+    const auto p = evaluator::peak_rates(board, table, memory, dtype);
     // The slope is the fastest way bytes move (the load/store unit on warm data), so no kernel can sit
     // above it; each task's own bound, by where its data can live, is in the table below.
     roofs.push_back({dtype, p.ops_per_cycle, std::max(p.l1_read, p.l1_write)});
   }
   for (const auto& id : evaluator::list_task_ids(kernels_dir)) {
     const auto task = evaluator::load_task(kernels_dir / id);
-    const auto peak = evaluator::peak_rates(board, table, task.dtype);
+    const auto peak = evaluator::peak_rates(board, table, memory, task.dtype);
     const auto roof = evaluator::task_roofline(task, peak);
     auto it = by_task.find(id);
     const double ker0 = it != by_task.end() ? it->second->baseline_cycles : 0;

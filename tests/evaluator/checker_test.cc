@@ -46,7 +46,12 @@ Measurement output_bits(const std::vector<uint32_t>& bits) {
   return output(values);
 }
 
-std::vector<PlannedCase> one_case(int64_t n) { return {PlannedCase{{{"n", n}}, false, 1, false, {}}}; }
+std::vector<PlannedCase> one_case(int64_t n) {
+  PlannedCase c;
+  c.sizes = {{"n", n}};
+  c.seed = 1;
+  return {c};
+}
 
 TEST(Checker, AcceptsWithinToleranceAndMatchingNonFinite) {
   Task t = inplace_task("f32_composite", 1e-5, 1e-4);

@@ -12,12 +12,12 @@ namespace {
 TEST(Roofline, PeaksComeFromTheMeasuredFmaThroughput) {
   const auto board = load_board(testing::source_root(), "k1");
   const auto table = cost::X60Table::load(board.cost_table);
-  // VLEN 256: 8 f32 or 16 f16 lanes per LMUL-1 register, one vfmacc.vv per cycle, 2 flops each.
-  EXPECT_DOUBLE_EQ(peak_rates(board, table, "f32").ops_per_cycle, 16);
-  EXPECT_DOUBLE_EQ(peak_rates(board, table, "f16").ops_per_cycle, 32);
-  EXPECT_DOUBLE_EQ(peak_rates(board, table, "i32").ops_per_cycle, 16);
-  const PeakRates p = peak_rates(board, table, "f32");
   const auto mem = cost::MemoryModelParams::load(board.memory_model);
+  // VLEN 256: 8 f32 or 16 f16 lanes per LMUL-1 register, one vfmacc.vv per cycle, 2 flops each.
+  EXPECT_DOUBLE_EQ(peak_rates(board, table, mem, "f32").ops_per_cycle, 16);
+  EXPECT_DOUBLE_EQ(peak_rates(board, table, mem, "f16").ops_per_cycle, 32);
+  EXPECT_DOUBLE_EQ(peak_rates(board, table, mem, "i32").ops_per_cycle, 16);
+  const PeakRates p = peak_rates(board, table, mem, "f32");
   EXPECT_DOUBLE_EQ(p.dram_read, mem.dram_read);
   EXPECT_DOUBLE_EQ(p.l2_read, mem.l2_read);
   // The best unit-stride vector store: vse8.v at e8m8 moves 256 bytes.
@@ -26,7 +26,7 @@ TEST(Roofline, PeaksComeFromTheMeasuredFmaThroughput) {
   m8.lmul_log2 = 3;
   EXPECT_GE(p.l1_write, 256 / table.vector("vse8.v", false, m8)->rthroughput);
   EXPECT_DOUBLE_EQ(p.l1_bytes, 32 * 1024);
-  EXPECT_THROW(peak_rates(board, table, "q7"), eok::ConfigError);
+  EXPECT_THROW(peak_rates(board, table, mem, "q7"), eok::ConfigError);
 }
 
 // Rates of a made-up board: L1 8 B/cycle both ways, L2 4, DRAM 2 read and 3 write; 1 KiB L1, 4 KiB L2.

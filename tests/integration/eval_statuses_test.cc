@@ -81,7 +81,7 @@ TEST_F(EvalStatuses, EveryBaselineIsCorrectAndMeasured) {
     EXPECT_EQ(r.status, EvalStatus::ok) << id << ": " << r.message;
     ASSERT_TRUE(r.speedup) << id;
     // No kernel beats its roofline: a ker0 below it means the task overstates its flops or bytes.
-    const auto roof = evaluator::task_roofline(t, evaluator::peak_rates(session().board, table, t.dtype));
+    const auto roof = evaluator::task_roofline(t, evaluator::peak_rates(session().board, table, session().memory, t.dtype));
     EXPECT_GE(*r.cycles, roof.bound_cycles * 0.999) << id << ": faster than its roofline (" << roof.limit << " bound "
                                                     << roof.bound_cycles << " cycles): check flops and bytes in task.toml";
     // ker0 against its own cached measurement: the same kernel, other inputs.
