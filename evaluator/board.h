@@ -10,7 +10,7 @@ namespace eok::evaluator {
 
 struct BoardProfile {
   std::string name, description;
-  std::string runner;  // "qemu" (virtual), "ssh", "local"
+  std::string runner;  // "qemu" (the virtual board), "ssh", "slurm", "local" (eok runs on the board itself)
   std::string march;
   std::vector<std::string> extensions;
   // The core every kernel is compiled for (-mtune: clang's scheduling model of it), e.g. "spacemit-x60";
@@ -44,14 +44,48 @@ struct BoardProfile {
     bool flush_before_timed_call = false;  // empty the caches before every timed call
   } protocol;
 
+  // A real board (runner ssh, slurm or local). Kernels are checked on the host's virtual twin first
+  // (`virtual_board`, whose emulator, caches and cost model this profile takes over); only correct ones are
+  // timed on the board.
+  std::string virtual_board;  // the twin's name under configs/boards/ ("k1")
+  struct Remote {
+    // exec_prefix wraps the program on the board (empty on a real K1; qemu-riscv64 on a test "board").
+    std::vector<std::string> exec_prefix;
+    std::string remote_dir = "/tmp/eok-board";  // each run gets its own directory under it
+    double timeout_seconds = 120;               // one timing run, transfer included
+    // ssh: "user@host:port" (port and user optional); several hosts are a pool.
+    std::vector<std::string> hosts;
+    std::string identity_file;
+    std::vector<std::string> options;           // OpenSSH -o options, e.g. "ProxyJump=gw"
+    bool reuse_connections = true;              // ControlMaster: one connection per board, kept 60 s
+    // slurm: timing runs are `srun -p partition` job steps; run directories live under shared_dir, a
+    // directory the nodes see at the same path.
+    std::string partition;
+    std::vector<std::string> srun_args;
+    std::string shared_dir;
+  } remote;
+
+  // How a real board times a kernel: warm-up calls, then timed calls, each with fresh inputs.
+  struct Measure {
+    unsigned warmup = 3;
+    unsigned repeats = 10;
+    bool flush = false;               // evict the caches (write a 2x L2-sized buffer) before every timed call
+    int core = -1;                    // pin the program to this core; -1: leave it to the scheduler
+    double max_temperature_c = 0;     // wait until every thermal zone is below this; 0: do not wait
+    double temperature_wait_seconds = 60;
+  } measure;
+
   std::filesystem::path cost_table;    // absolute
   std::filesystem::path memory_model;  // absolute: the fitted memory model (cost_model/memory_model.h)
   std::filesystem::path file;        // where the profile came from
 };
 
-// Loads configs/boards/<name>.toml under `root`. Throws NotFoundError listing the boards there when the
-// name is unknown, ConfigError naming the key when the file is wrong.
+// Loads configs/boards/<name>.toml under `root`, or the TOML file `name` names when it is a path (has a
+// '/' or ends in .toml). A real board's profile comes back merged with its virtual twin's. Throws
+// NotFoundError listing the boards when the name is unknown, ConfigError naming the key when a file is wrong.
 BoardProfile load_board(const std::filesystem::path& root, const std::string& name);
+
+inline bool is_real_board(const BoardProfile& b) { return b.runner != "qemu"; }
 
 std::vector<std::string> list_boards(const std::filesystem::path& root);
 

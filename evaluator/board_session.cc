@@ -2,6 +2,7 @@
 
 #include "evaluator/cost_model/x60_cost_model.h"
 #include "evaluator/qemu_runner.h"
+#include "evaluator/remote/transport.h"
 #include "evaluator/roofline.h"
 #include "src/common/error.h"
 
@@ -11,9 +12,10 @@ BoardSession open_board_session(const std::filesystem::path& root, const Workspa
                                 const SessionOptions& options) {
   BoardSession s;
   s.board = load_board(root, board_name);
-  if (s.board.runner != "qemu") {
-    throw ConfigError("board " + s.board.name + " uses runner '" + s.board.runner +
-                      "', which eok does not implement yet; use the virtual board (--board k1)");
+  if (is_real_board(s.board)) {
+    s.board_timer = std::make_unique<remote::BoardTimer>(
+        s.board, remote::make_transport(s.board),
+        std::make_unique<remote::BoardPool>(s.board.name, s.board.remote.hosts, remote::default_lock_dir()));
   }
   s.tools = find_toolchain(s.board);
   s.sandbox = std::make_unique<sandbox::Sandbox>(sandbox_system_paths(s.tools));
@@ -30,6 +32,7 @@ BoardSession open_board_session(const std::filesystem::path& root, const Workspa
   cfg.baseline_cache = ws.baselines_dir();
   cfg.fingerprint = measurement_fingerprint(s.board, s.tools);
   cfg.keep_temp = options.keep_temp;
+  cfg.board_timer = s.board_timer.get();
   cfg.roofline_cycles = [board = s.board, table, memory = s.memory](const Task& task) {
     try {
       return task_roofline(task, peak_rates(board, table, memory, task.dtype)).bound_cycles;

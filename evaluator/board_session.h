@@ -27,6 +27,7 @@ struct BoardSession {
   std::unique_ptr<Runner> runner;
   std::unique_ptr<cost::CostModel> cost_model;
   cost::MemoryModelParams memory;  // the board's fitted memory model (the cost model's and the rooflines')
+  std::unique_ptr<remote::BoardTimer> board_timer;  // a real board's (runner ssh, slurm, local); else null
   std::unique_ptr<BoardEvaluator> evaluator;
 };
 
@@ -34,8 +35,9 @@ struct SessionOptions {
   bool keep_temp = false;
 };
 
-// Throws NotFoundError (unknown board), ToolchainError (missing tools or sandbox: the message names the fix) or
-// ConfigError (a runner eok does not implement yet).
+// `board_name`: a profile under configs/boards/ or the path of one. A real board's session checks kernels
+// on its virtual twin and times them on the board. Throws NotFoundError (unknown board), ToolchainError
+// (missing tools or sandbox: the message names the fix) or ConfigError (a wrong profile).
 BoardSession open_board_session(const std::filesystem::path& root, const Workspace& ws, const std::string& board_name,
                                 const SessionOptions& options = {});
 

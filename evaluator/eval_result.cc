@@ -104,7 +104,28 @@ nlohmann::json EvalResult::to_json() const {
         {"eok_overhead", timings.overhead()}}},
   };
   j["profile"] = cost ? cost_json(*cost) : nlohmann::json(nullptr);
+  if (modeled_cycles) j["modeled_cycles"] = *modeled_cycles;
+  if (measurement) j["measurement"] = measurement->to_json();
   return j;
+}
+
+nlohmann::json BoardTiming::to_json() const {
+  return {{"host", host},
+          {"timer", timer},
+          {"unit", unit},
+          {"repeats", samples.size()},
+          {"warmup", warmup},
+          {"samples", samples},
+          {"median", median},
+          {"mad", mad},
+          {"min", min},
+          {"median_cycles", median_cycles},
+          {"timer_overhead", timer_overhead},
+          {"seccomp", seccomp},
+          {"governor", governor},
+          {"temperature_c", temperature_c ? nlohmann::json(*temperature_c) : nlohmann::json(nullptr)},
+          {"notes", notes},
+          {"seconds", seconds}};
 }
 
 }  // namespace eok::evaluator

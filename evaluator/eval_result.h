@@ -42,6 +42,25 @@ struct EvalTimings {
   double overhead() const { return total - toolchain_and_board(); }
 };
 
+// A kernel timed on a real board: every timed call's figure, and how they were taken.
+struct BoardTiming {
+  std::string host;            // the board that ran it (user@host:port, slurm:<partition>, localhost)
+  std::string timer;           // "perf_event cycles", "rdcycle", "clock_gettime"
+  std::string unit;            // "cycles" or "ns" (then `cycles` fields are ns x the board's clock)
+  std::vector<double> samples;  // every timed call, in call order, the timer's own overhead subtracted
+  double median = 0, mad = 0, min = 0;  // in `unit`
+  double median_cycles = 0;    // the kernel's time on the board
+  double timer_overhead = 0;   // subtracted from every sample, in `unit`
+  unsigned warmup = 0;
+  bool seccomp = false;        // the harness's own filter was installed on the board
+  std::string notes;           // what the board could not give (seccomp, pinning, governor, temperature)
+  std::string governor;        // the pinned core's cpufreq governor, or "none"
+  std::optional<double> temperature_c;  // hottest thermal zone before the run
+  double seconds = 0;          // wall time of the whole board job (copy, run, clean-up)
+
+  nlohmann::json to_json() const;
+};
+
 struct EvalResult {
   EvalStatus status = EvalStatus::infra_error;
   std::string message;        // one line a user can act on
@@ -60,6 +79,10 @@ struct EvalResult {
   std::vector<double> timed_call_cycles;  // every timed call's modeled cycles, fastest first; `cycles` is the median
   std::optional<double> speedup;
   std::optional<cost::CostReport> cost;
+  // On a real board: `cycles` is the board's median; the virtual twin's model stays here, and the
+  // measurement says how the board took it.
+  std::optional<double> modeled_cycles;
+  std::optional<BoardTiming> measurement;
   bool sandboxed = false;
   bool network_isolated = false;
 

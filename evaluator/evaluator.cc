@@ -160,9 +160,10 @@ fs::path BoardEvaluator::support_object(const Task& task, const std::string& whi
   req.opt = "-O2";
   req.tune = cfg_.board.tune;
   req.file_name = which + ".c";
-  if (which == "harness") {
+  if (which == "harness" || which == "board-harness") {
     req.source = read_file(target / "harness.c");
     req.march = "rv64gc";
+    if (which == "board-harness") req.flags = {"-DEOK_BOARD_TIMING"};
     // The sandbox sees only the compile's own directory: the headers go next to the source.
     for (const char* h : {"eok_markers.h", "harness_protocol.h"}) req.headers.emplace_back(h, read_file(target / h));
   } else if (which == "glue") {
@@ -376,9 +377,49 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
                                             " cycles: no kernel can be this fast on this board; flagged for review (a hole in "
                                             "the evaluator, or a task.toml that overstates its work)");
   }
+  if (cfg_.board_timer) {
+    if (auto bad = time_on_board(task, cc.object, tmp.path(), seed, res)) return finish(bad->first, bad->second);
+    const BoardTiming& b = *res.measurement;
+    return finish(EvalStatus::ok, "correct on " + std::to_string(cases.size()) + " cases (virtual " + cfg_.board.virtual_board +
+                                      "); on " + b.host + ": median " + std::to_string(static_cast<long long>(b.median_cycles)) +
+                                      " cycles of " + std::to_string(b.samples.size()) + " timed calls (MAD " +
+                                      std::to_string(static_cast<long long>(b.mad)) + " " + b.unit + ", " + b.timer + ")");
+  }
   return finish(EvalStatus::ok, "correct on " + std::to_string(cases.size()) + " cases; " +
                                     std::to_string(static_cast<long long>(res.cost->cycles)) + " modeled cycles (" +
                                     res.cost->bound + "-bound)");
+}
+
+std::optional<std::pair<EvalStatus, std::string>> BoardEvaluator::time_on_board(const Task& task, const fs::path& object,
+                                                                                const fs::path& dir, uint64_t seed,
+                                                                                EvalResult& res) {
+  // The board's own protocol: its warm-up and timed calls, fresh inputs each; the checks already ran.
+  const auto& m = cfg_.board.measure;
+  auto cases = plan_cases(task, seed, m.warmup, m.repeats);
+  cases.erase(std::remove_if(cases.begin(), cases.end(), [](const PlannedCase& c) { return !c.timed && !c.warmup; }),
+              cases.end());
+  const fs::path exe = dir / "cand-board";
+  Linked linked = link_and_check(compiler_, {{support_object(task, "board-harness"), "harness.o"},
+                                             {support_object(task, "glue"), "glue.o"},
+                                             {object, "candidate.o"}},
+                                 exe, true, cases);
+  if (!linked.error.empty()) return std::make_pair(EvalStatus::infra_error, "linking with the board harness failed: " + first_error_line(linked.error));
+  if (linked.violation) {
+    res.rule = linked.violation->rule;
+    return std::make_pair(EvalStatus::rejected, linked.violation->rule + ": " + linked.violation->detail);
+  }
+  if (!linked.infra.empty()) return std::make_pair(EvalStatus::infra_error, linked.infra);
+  const auto t0 = Clock::now();
+  remote::TimingOutcome t = cfg_.board_timer->time({exe, render_plan(task, cases), static_cast<size_t>(m.warmup), static_cast<size_t>(m.repeats)});
+  res.timings.run += since(t0);
+  if (t.status != EvalStatus::ok) {
+    if (!t.rule.empty()) res.rule = t.rule;
+    return std::make_pair(t.status, t.message);
+  }
+  res.modeled_cycles = res.cycles;
+  res.cycles = t.timing.median_cycles;
+  res.measurement = t.timing;
+  return std::nullopt;
 }
 
 fs::path BoardEvaluator::baseline_file(const Task& task) const {

@@ -1,6 +1,7 @@
 // The Evaluator seam: preprocess -> static checks -> compile -> object checks -> link with the harness ->
 // image checks -> run on the board next to the reference -> compare -> measure. This is the one place that
-// decides a candidate's EvalStatus. Every step of the candidate's runs inside the evaluation sandbox.
+// decides a candidate's EvalStatus. Every step of the candidate's runs inside the evaluation sandbox. On a
+// real board every check runs on its virtual twin first; only a correct kernel is then timed on the board.
 #pragma once
 
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include "evaluator/compiler.h"
 #include "evaluator/cost_model/cost_model.h"
 #include "evaluator/eval_result.h"
+#include "evaluator/remote/board_timer.h"
 #include "evaluator/runner.h"
 #include "evaluator/task.h"
 
@@ -39,6 +41,9 @@ struct BoardEvaluatorConfig {
   // The task's roofline bound in cycles on this board (0: none). A kernel modeled well below it is an
   // evaluator hole or an overstated task, flagged instead of celebrated.
   std::function<double(const Task&)> roofline_cycles;
+  // A real board: kernels correct on the virtual twin are timed there, and its median is their cycles.
+  // nullptr: the virtual board's modeled cycles count.
+  remote::BoardTimer* board_timer = nullptr;
 };
 
 class BoardEvaluator : public Evaluator {
@@ -69,6 +74,9 @@ class BoardEvaluator : public Evaluator {
     double run_seconds = 0;  // ker0's wall time on the board: the scale for candidates' time limit
   };
   std::filesystem::path support_object(const Task& task, const std::string& which);
+  // Times a kernel that passed on the virtual twin on the real board; fills res or returns why not.
+  std::optional<std::pair<EvalStatus, std::string>> time_on_board(const Task& task, const std::filesystem::path& object,
+                                                                  const std::filesystem::path& dir, uint64_t seed, EvalResult& res);
   std::filesystem::path baseline_file(const Task& task) const;
   std::optional<Baseline> cached_baseline(const Task& task) const;
   double run_timeout(const Task& task) const;

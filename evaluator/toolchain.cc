@@ -61,7 +61,7 @@ Toolchain find_toolchain(const BoardProfile& board) {
   if (t.clang.empty()) throw ToolchainError("clang-22 not found: " + std::string(kClangFix));
   t.objcopy = tool("EOK_OBJCOPY", "llvm-objcopy-22");
   if (t.objcopy.empty()) throw ToolchainError("llvm-objcopy-22 not found: " + std::string(kClangFix));
-  if (board.runner == "qemu") {
+  {  // every board: a real one checks kernels on its virtual twin first
     t.qemu = tool("EOK_QEMU", board.qemu.binary);
     if (t.qemu.empty()) throw ToolchainError(board.qemu.binary + " not found: " + kQemuFix);
     t.plugin = plugin_path();
@@ -126,7 +126,7 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
         why.find("riscv_vector") != std::string::npos ? kClangFix : kSysrootFix);
   }
 
-  if (board_ok && board.runner == "qemu") {
+  if (board_ok) {  // the virtual board, or a real board's virtual twin
     const fs::path qemu = tool("EOK_QEMU", board.qemu.binary);
     const std::string qv = qemu.empty() ? "" : version_of(qemu);
     bool qemu_ok = add(board.qemu.binary, !qv.empty(), qv.empty() ? "not found" : qv, kQemuFix);

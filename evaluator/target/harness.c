@@ -8,7 +8,15 @@
  * plugin) reads the buffers itself when the call ends. The only record it writes is a fault's evidence.
  * The plan puts the warm-up and timed calls first (the board's timing protocol), then the checks; every
  * call has fresh inputs, so no call can reuse what an earlier one computed.
+ *
+ * Built with EOK_BOARD_TIMING it is a real board's harness: it pins itself, picks a timer, installs its own
+ * seccomp filter, and times every call itself (records in harness_protocol.h).
  */
+#ifdef EOK_BOARD_TIMING
+#define _GNU_SOURCE /* sched_setaffinity */
+#endif
+#include <errno.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -16,6 +24,17 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#ifdef EOK_BOARD_TIMING
+#include <linux/audit.h>
+#include <linux/filter.h>
+#include <linux/perf_event.h>
+#include <linux/seccomp.h>
+#include <sched.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
+#include <time.h>
+#endif
 
 #include "eok_markers.h"
 #include "harness_protocol.h"
@@ -251,6 +270,130 @@ static void release(arg_t *a) {
   a->map = NULL;
 }
 
+/* ---- a real board's timer, pinning and seccomp filter (EOK_BOARD_TIMING) ---------------------------- */
+
+#ifdef EOK_BOARD_TIMING
+static int g_timer;
+static int g_perf_fd = -1;
+static unsigned char *g_flush;
+static size_t g_flush_bytes;
+static sigjmp_buf g_probe_jmp;
+
+static void on_probe_sigill(int signo) {
+  (void)signo;
+  siglongjmp(g_probe_jmp, 1);
+}
+
+static uint64_t rdcycle(void) {
+  uint64_t v;
+  __asm__ volatile("csrr %0, 0xc00" : "=r"(v)); /* cycle */
+  return v;
+}
+
+/* Linux 6.6+ may make the cycle CSR trap in user space: try it once under a SIGILL handler. */
+static int rdcycle_works(void) {
+  struct sigaction sa, old;
+  memset(&sa, 0, sizeof sa);
+  sa.sa_handler = on_probe_sigill;
+  sigaction(SIGILL, &sa, &old);
+  int ok = 0;
+  if (sigsetjmp(g_probe_jmp, 1) == 0) {
+    uint64_t a = rdcycle(), b = rdcycle();
+    ok = b >= a;
+  }
+  sigaction(SIGILL, &old, NULL);
+  return ok;
+}
+
+static uint64_t now_ticks(void) {
+  if (g_timer == EOK_TIMER_PERF_CYCLES) {
+    uint64_t v = 0;
+    if (read(g_perf_fd, &v, sizeof v) != (ssize_t)sizeof v) _exit(6);
+    return v;
+  }
+  if (g_timer == EOK_TIMER_RDCYCLE) return rdcycle();
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Allowed after set-up: what the harness itself needs (stdio, buffers, signals, the timer). Anything else
+ * (files, processes, network) kills the process: the board is someone's machine. */
+static int install_seccomp(void) {
+  static const int allowed[] = {SYS_read, SYS_write, SYS_exit, SYS_exit_group, SYS_mmap, SYS_munmap, SYS_mprotect,
+                                SYS_brk, SYS_rt_sigreturn, SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_clock_gettime,
+                                SYS_newfstatat, SYS_fstat, SYS_madvise};
+  enum { N = sizeof allowed / sizeof allowed[0] };
+  struct sock_filter f[4 + 2 * N + 1];
+  int k = 0;
+  f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, arch));
+  f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, AUDIT_ARCH_RISCV64, 1, 0);
+  f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+  f[k++] = (struct sock_filter)BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr));
+  for (int i = 0; i < N; ++i) {
+    f[k++] = (struct sock_filter)BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, (unsigned)allowed[i], 0, 1);
+    f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW);
+  }
+  f[k++] = (struct sock_filter)BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_KILL_PROCESS);
+  struct sock_fprog prog = {(unsigned short)k, f};
+  if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) return errno;
+  if (syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, &prog) != 0) return errno;
+  return 0;
+}
+
+/* Before the first case: pin, pick the timer, map the flush buffer, then lock the process down. */
+static void board_setup(int core, size_t flush_bytes) {
+  struct eok_board_record r;
+  memset(&r, 0, sizeof r);
+  r.magic = EOK_REC_BOARD;
+  r.pinned_core = -1;
+  if (core >= 0) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(core, &set);
+    r.pinned_core = sched_setaffinity(0, sizeof set, &set) == 0 ? core : -errno;
+  }
+  struct perf_event_attr attr;
+  memset(&attr, 0, sizeof attr);
+  attr.type = PERF_TYPE_HARDWARE;
+  attr.size = sizeof attr;
+  attr.config = PERF_COUNT_HW_CPU_CYCLES;
+  attr.exclude_kernel = 1;
+  attr.exclude_hv = 1;
+  g_perf_fd = (int)syscall(SYS_perf_event_open, &attr, 0, -1, -1, 0);
+  uint64_t probe;
+  if (g_perf_fd >= 0 && read(g_perf_fd, &probe, sizeof probe) == (ssize_t)sizeof probe) {
+    g_timer = EOK_TIMER_PERF_CYCLES;
+  } else {
+    r.perf_errno = (uint64_t)(g_perf_fd < 0 ? errno : EIO);
+    g_timer = rdcycle_works() ? EOK_TIMER_RDCYCLE : EOK_TIMER_MONOTONIC_NS;
+  }
+  r.timer = g_timer;
+  if (flush_bytes > 0) {
+    void *m = mmap(NULL, flush_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED) _exit(5);
+    g_flush = m;
+    g_flush_bytes = flush_bytes;
+    memset(g_flush, 1, g_flush_bytes);
+  }
+  r.overhead = UINT64_MAX;
+  for (int i = 0; i < 16; ++i) {
+    uint64_t a = now_ticks(), b = now_ticks();
+    if (b - a < r.overhead) r.overhead = b - a;
+  }
+  r.seccomp_errno = install_seccomp();
+  put(&r, sizeof r);
+}
+
+/* Evicts the caches the kernel's data might sit in: writes, then reads, a buffer twice the L2's size. */
+static void flush_caches(void) {
+  volatile unsigned char sink = 0;
+  for (size_t i = 0; i < g_flush_bytes; i += 64) g_flush[i] = (unsigned char)(g_flush[i] + 1);
+  for (size_t i = 0; i < g_flush_bytes; i += 64) sink ^= g_flush[i];
+  (void)sink;
+}
+#endif
+
 /* ---- the call -------------------------------------------------------------------------------------- */
 
 /* Every call runs between the markers; eok tells the plugin their two addresses, and the plugin honours
@@ -308,11 +451,34 @@ static void run_case(int index, int timed, uint64_t seed) {
   }
   g_case = index;
   *g_ret_slot = 0;
+#ifdef EOK_BOARD_TIMING
+  if (timed && g_flush) flush_caches();
+  const uint64_t t0 = now_ticks();
   eok_harness_call(bufs, scalars, g_ret_slot);
+  const uint64_t t1 = now_ticks();
+  struct eok_time_record tr = {EOK_REC_TIME, index, t1 - t0};
+  put(&tr, sizeof tr);
+#else
+  (void)timed;
+  eok_harness_call(bufs, scalars, g_ret_slot);
+#endif
   for (int i = 0; i < g_nargs; ++i) release(&g_args[i]);
 }
 
-int main(void) {
+int main(int argc, char **argv) {
+#ifdef EOK_BOARD_TIMING
+  /* eok's remote script passes: --core N (or -1) --flush BYTES (or 0). */
+  int core = -1;
+  size_t flush_bytes = 0;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (strcmp(argv[i], "--core") == 0) core = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--flush") == 0) flush_bytes = (size_t)strtoull(argv[i + 1], NULL, 10);
+  }
+  board_setup(core, flush_bytes);
+#else
+  (void)argc;
+  (void)argv;
+#endif
   install_fault_handlers();
   char magic[32];
   int version;

@@ -42,6 +42,31 @@ enum eok_special { EOK_SPECIAL_NAN = 1, EOK_SPECIAL_INF = 2, EOK_SPECIAL_NEG_INF
 
 #define EOK_REC_SIGNAL 0x4c474953u /* "SIGL" */
 
+/* A real board's harness (built with EOK_BOARD_TIMING) times each call itself: first a BOARD record saying
+ * how, then one TIME record after every call. On a real board the harness shares its process with the
+ * candidate too; the virtual board has checked the candidate before it ever runs there. */
+#define EOK_REC_BOARD 0x44524f42u /* "BORD" */
+#define EOK_REC_TIME 0x454d4954u  /* "TIME" */
+
+/* The timer, best first: the cycle counter through perf_event_open, the cycle CSR (Linux may forbid it
+ * to user space), CLOCK_MONOTONIC in nanoseconds. */
+enum eok_timer { EOK_TIMER_PERF_CYCLES = 1, EOK_TIMER_RDCYCLE = 2, EOK_TIMER_MONOTONIC_NS = 3 };
+
+struct eok_board_record {
+  uint32_t magic;
+  int32_t timer;          /* enum eok_timer */
+  int32_t seccomp_errno;  /* 0: the harness's seccomp filter is installed; else why not (ENOSYS under qemu-user) */
+  int32_t pinned_core;    /* the core it runs on, or -1 (not asked), or -errno */
+  uint64_t overhead;      /* the timer's own cost: the least of 16 empty timings, in its ticks */
+  uint64_t perf_errno;    /* why perf_event_open was not used (0: it is) */
+};
+
+struct eok_time_record {
+  uint32_t magic;
+  int32_t case_index;
+  uint64_t ticks;         /* the call's duration in the timer's unit, overhead not subtracted */
+};
+
 struct eok_signal_record {
   uint32_t magic;
   int32_t signo;

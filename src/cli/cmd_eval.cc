@@ -57,9 +57,16 @@ void print_human(const EvalResult& r, const evaluator::Task& task, const std::st
     std::printf("program stderr:\n");
     print_lines(r.run_log, 10, "  ");
   }
+  if (r.cycles && r.measurement) {
+    const auto& m = *r.measurement;
+    std::printf("board   %s cycles on %s: median of %zu timed calls after %u warm-up (MAD %s %s, min %s; timer %s)\n",
+                with_commas(m.median_cycles).c_str(), m.host.c_str(), m.samples.size(), m.warmup, with_commas(m.mad).c_str(),
+                m.unit.c_str(), with_commas(m.min).c_str(), m.timer.c_str());
+    if (!m.notes.empty()) std::printf("        %s\n", m.notes.c_str());
+  }
   if (r.cycles && r.cost) {
     const auto& c = *r.cost;
-    std::printf("cycles  %s\n", evaluator::describe_cycles(c).c_str());
+    std::printf("%s  %s\n", r.measurement ? "model" : "cycles", evaluator::describe_cycles(c).c_str());
     if (r.timed_call_cycles.size() > 1) {
       std::string calls;
       for (double v : r.timed_call_cycles) calls += (calls.empty() ? "" : ", ") + with_commas(v);
@@ -134,7 +141,9 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, int& exit_code
       "Judge one candidate kernel: static checks, compile (clang-22 -O3), run on the board with fresh seeded\n"
       "inputs at every check size and the timed size, compare with the task's ref.c, and model its cycles.\n"
       "Prints the status with its evidence, modeled cycles, the speedup over the task's ker0 (measured once,\n"
-      "then cached) and a short profile.\n\n"
+      "then cached) and a short profile. On a real board (a profile with runner ssh, slurm or local) the checks\n"
+      "run on its virtual twin first; a correct kernel is then timed on the board (warm-up and timed calls of\n"
+      "its [measure]), and `cycles` is the board's median, with a `measurement` object in --json.\n\n"
       "Statuses: ok, compile_error, rejected (broke a trust rule), runtime_error, wrong_answer, timeout,\n"
       "infra_error (eok or the board failed; never the kernel's fault).\n"
       "Exit code: 0 ok, 1 any other kernel status, 6 infra_error, 2-5 bad usage or setup.\n\n"
@@ -142,7 +151,10 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, int& exit_code
       "  eok eval --task relu --kernel relu_m8.c --json | jq .speedup");
   cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32); eok tasks lists them")->required();
   cmd->add_option("--kernel,-k", opt->kernel, "C source of the candidate; it defines the task's entry function")->required();
-  cmd->add_option("--board,-b", opt->board, "board profile under configs/boards/ (k1: the virtual K1)")->capture_default_str();
+  cmd->add_option("--board,-b", opt->board,
+                  "board profile: a name under configs/boards/ (k1: the virtual K1) or the path of a .toml; a real board "
+                  "(runner ssh, slurm, local) checks on its virtual twin, then times on the board")
+      ->capture_default_str();
   cmd->add_option("--seed", opt->seed, "seed for the inputs (default: fresh; printed so a run can be repeated)");
   cmd->add_flag("--json", opt->json, "print one JSON object (status, cycles, baseline_cycles, speedup, message, evidence, profile)");
   cmd->add_flag("--keep-temp", opt->keep_temp, "keep the evaluation's temporary directory (programs, plan, records)");

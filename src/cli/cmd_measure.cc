@@ -63,6 +63,11 @@ int run_measure(const MeasureOptions& opt, const GlobalOptions& global) {
   const auto root = find_project_root(global.root);
   const Workspace ws = Workspace::open();
   auto session = evaluator::open_board_session(root, ws, opt.board);
+  if (evaluator::is_real_board(session.board)) {
+    throw ConfigError("eok measure models a program on a virtual board; " + session.board.name + " is a real board (runner " +
+                      session.board.runner + "): run the program there under `perf stat`, or model it on its virtual twin "
+                      "with --board " + session.board.virtual_board);
+  }
   const std::vector<std::string> args(opt.command.begin() + 1, opt.command.end());
   const auto m = evaluator::measure_program(*session.runner, *session.cost_model, opt.command.front(), args, ws.tmp_dir(),
                                             opt.timeout);

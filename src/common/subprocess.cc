@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -43,6 +44,7 @@ void set_limit(int resource, uint64_t value) {
 [[noreturn]] void child_exec(const ProcessSpec& spec, char* const* argv, char* const* envp, const char* cwd,
                              int in_fd, int out_fd, int err_fd, int status_fd) {
   setpgid(0, 0);
+  if (spec.die_with_parent) prctl(PR_SET_PDEATHSIG, SIGKILL);
   sigset_t none;
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -128,7 +130,13 @@ ProcessResult run_process(const ProcessSpec& spec) {
 
   int out_pipe[2] = {-1, -1}, err_pipe[2], status_pipe[2];
   int in_file = -1, out_file = -1;
-  if (!spec.stdin_path.empty()) {
+  int held_stdin = -1;  // the write end of the held-open stdin pipe
+  if (spec.hold_stdin_open) {
+    int in_pipe[2];
+    if (pipe2(in_pipe, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+    in_file = in_pipe[0];
+    held_stdin = in_pipe[1];
+  } else if (!spec.stdin_path.empty()) {
     in_file = open(spec.stdin_path.c_str(), O_RDONLY | O_CLOEXEC);
     if (in_file < 0) throw Error("cannot read " + spec.stdin_path.string() + ": " + std::strerror(errno));
   }
@@ -225,6 +233,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (w == 0) usleep(500);
   }
   killpg(pid, SIGKILL);  // anything the child left behind in its group
+  if (held_stdin >= 0) close(held_stdin);
   result.wall_seconds = elapsed();
   if (out_pipe[0] >= 0) close(out_pipe[0]);
   close(err_pipe[0]);

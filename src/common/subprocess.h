@@ -30,6 +30,12 @@ struct ProcessSpec {
   std::filesystem::path cwd;                      // empty: inherit
   std::optional<std::vector<std::string>> env;    // replaces the environment when set
   std::filesystem::path stdin_path;               // empty: /dev/null
+  // Instead of stdin_path: a pipe that eok holds open and never writes until the child ends. A remote
+  // watchdog (ssh) sees its end of file when eok dies, however it dies.
+  bool hold_stdin_open = false;
+  // The child gets SIGKILL when the thread that started it dies (prctl PR_SET_PDEATHSIG): an ssh or
+  // srun client must not outlive a killed eok.
+  bool die_with_parent = false;
   std::filesystem::path stdout_path;              // empty: capture into ProcessResult::out
   size_t capture_limit = 1 << 20;                 // bytes kept of captured stdout and of stderr
   ProcessLimits limits;

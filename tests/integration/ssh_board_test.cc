@@ -1,0 +1,236 @@
+// Real boards over SSH, with stand-ins on this machine: two OpenSSH servers on 127.0.0.1 whose "board"
+// runs riscv64 programs under qemu-riscv64 (tests/support/loopback_boards.sh), driven through the eok
+// program as a user would, with the board profile the script writes.
+#include <gtest/gtest.h>
+#include <signal.h>
+
+#include <chrono>
+#include <fstream>
+#include <future>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+
+#include "support/board_fixture.h"
+
+namespace eok::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+// The pids of processes whose working directory is under `dir` (a board's run directories).
+std::vector<int> processes_under(const fs::path& dir) {
+  std::vector<int> out;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator("/proc", ec)) {
+    const std::string name = e.path().filename().string();
+    if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+    const fs::path cwd = fs::read_symlink(e.path() / "cwd", ec);
+    if (ec) continue;
+    // Zombies keep no cwd; a live process under a run directory is what must not be left.
+    if (cwd.string().rfind(dir.string() + "/", 0) == 0 && slurp(e.path() / "stat").find(") Z") == std::string::npos) {
+      out.push_back(std::stoi(name));
+    }
+  }
+  return out;
+}
+
+class SshBoards : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!find_on_path("sshd") && !fs::exists("/usr/sbin/sshd")) return;
+    dir_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-boards-");
+    ProcessSpec start;
+    start.argv = {(source_root() / "tests" / "support" / "loopback_boards.sh").string(), "start", dir_->path().string(), "2"};
+    start.limits.wall_seconds = 60;
+    const ProcessResult r = run_process(start);
+    started_ = r.ok();
+    if (!started_) start_error_ = r.describe() + ": " + r.err;
+    home_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-test-home-");
+  }
+  static void TearDownTestSuite() {
+    if (dir_) {
+      ProcessSpec stop;
+      stop.argv = {(source_root() / "tests" / "support" / "loopback_boards.sh").string(), "stop", dir_->path().string()};
+      stop.limits.wall_seconds = 60;
+      run_process(stop);
+    }
+    dir_.reset();
+    home_.reset();
+  }
+  void SetUp() override {
+    if (!dir_) GTEST_SKIP() << "sshd is not installed (the README's test command installs openssh-server)";
+    ASSERT_TRUE(started_) << start_error_;
+    fs::remove(board_dir() / "hold");
+  }
+
+  static fs::path board_dir() { return dir_->path(); }
+  static fs::path profile() { return board_dir() / "board.toml"; }
+  static std::string port(int board) { return slurp(board_dir() / ("b" + std::to_string(board)) / "port").substr(0, 5); }
+  static size_t board_runs() {
+    const std::string log = slurp(board_dir() / "used.log");
+    return static_cast<size_t>(std::count(log.begin(), log.end(), '\n'));
+  }
+  // A copy of the profile with some lines replaced.
+  static fs::path variant(const std::string& name, const std::vector<std::pair<std::string, std::string>>& edits) {
+    std::string text = slurp(profile());
+    for (const auto& [from, to] : edits) {
+      const size_t at = text.find(from);
+      EXPECT_NE(at, std::string::npos) << from;
+      if (at != std::string::npos) text.replace(at, from.size(), to);
+    }
+    const fs::path out = board_dir() / (name + ".toml");
+    std::ofstream(out) << text;
+    return out;
+  }
+  static ProcessResult eok(const std::vector<std::string>& args, double seconds = 300) { return run_eok(args, home_->path(), seconds); }
+  static ProcessResult eval(const fs::path& board, const std::string& kernel_file, double seconds = 300) {
+    return eok({"eval", "--task", "relu_f32", "--board", board.string(), "--kernel", kernel_file, "--no-baseline", "--json"},
+               seconds);
+  }
+  static std::string kernel(const std::string& name, const std::string& source) {
+    const fs::path p = home_->path() / (name + ".c");
+    std::ofstream(p) << source;
+    return p.string();
+  }
+
+  static std::unique_ptr<TempDir> dir_, home_;
+  static bool started_;
+  static std::string start_error_;
+};
+
+std::unique_ptr<TempDir> SshBoards::dir_, SshBoards::home_;
+bool SshBoards::started_ = false;
+std::string SshBoards::start_error_;
+
+const char* kWrongRelu = "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { for (size_t i = 0; i < n; ++i) x[i] = 1.0f; }\n";
+
+TEST_F(SshBoards, ACorrectKernelIsTimedOnTheBoardWithEveryRepeat) {
+  const size_t before = board_runs();
+  const ProcessResult r = eval(profile(), (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok") << j["message"];
+  EXPECT_EQ(j["board"], "k1-loopback");
+  ASSERT_TRUE(j.contains("measurement")) << r.out;
+  const auto& m = j["measurement"];
+  EXPECT_EQ(m["repeats"], 7);  // [measure] of the profile
+  EXPECT_EQ(m["warmup"], 2);
+  EXPECT_EQ(m["samples"].size(), 7u);
+  EXPECT_EQ(j["cycles"].get<double>(), m["median_cycles"].get<double>());
+  EXPECT_GT(m["median"].get<double>(), 0);
+  EXPECT_LE(m["min"].get<double>(), m["median"].get<double>());
+  EXPECT_TRUE(j["modeled_cycles"].is_number());
+  const std::string host = m["host"];
+  EXPECT_TRUE(host.find(port(1)) != std::string::npos || host.find(port(2)) != std::string::npos) << host;
+  // qemu-user answers ENOSYS to seccomp and perf_event_open: the result says so instead of failing.
+  EXPECT_FALSE(m["seccomp"].get<bool>());
+  EXPECT_NE(m["notes"].get<std::string>().find("seccomp"), std::string::npos) << m["notes"];
+  EXPECT_EQ(m["timer"], "rdcycle");
+  EXPECT_EQ(board_runs(), before + 1) << "one board run per evaluation";
+  EXPECT_TRUE(processes_under(board_dir() / "remote").empty());
+}
+
+TEST_F(SshBoards, WrongAndHostileKernelsNeverReachTheBoard) {
+  const size_t before = board_runs();
+  ProcessResult r = eval(profile(), kernel("wrong", kWrongRelu));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "wrong_answer");
+  r = eval(profile(), kernel("hostile", "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { __asm__ volatile(\"ecall\"); }\n"));
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "rejected");
+  EXPECT_EQ(board_runs(), before) << "checked on the virtual twin, never run on the board";
+}
+
+TEST_F(SshBoards, ARunPastTheBoardsTimeLimitIsATimeoutAndLeavesNothingRunning) {
+  const fs::path board = variant("slow", {{"timeout_seconds = 60", "timeout_seconds = 3"}});
+  std::ofstream(board_dir() / "hold") << "";  // the board's program waits until this goes
+  const ProcessResult r = eval(board, (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
+  fs::remove(board_dir() / "hold");
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "timeout") << j["message"];
+  EXPECT_NE(j["message"].get<std::string>().find("on board"), std::string::npos) << j["message"];
+  for (int i = 0; i < 50 && !processes_under(board_dir() / "remote").empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  EXPECT_TRUE(processes_under(board_dir() / "remote").empty());
+}
+
+TEST_F(SshBoards, ABoardThatDoesNotAnswerIsSetAsideAndItsWorkGoesToTheOther) {
+  // A port nothing listens on, first in the pool.
+  const fs::path board = variant("dead-first", {{"hosts = [", "hosts = [\"root@127.0.0.1:1\", "}});
+  const ProcessResult r = eval(board, (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_EQ(j["measurement"]["host"].get<std::string>().find("127.0.0.1:1\""), std::string::npos);
+  EXPECT_NE(r.err.find("set aside"), std::string::npos) << r.err;
+
+  const fs::path dead = variant("all-dead", {{"hosts = [", "hosts = [\"root@127.0.0.1:1\"]\n# was: ["}});
+  const ProcessResult d = eval(dead, (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
+  EXPECT_EQ(d.exit_code, 6) << d.err;
+  const auto dj = nlohmann::json::parse(d.out);
+  EXPECT_EQ(dj["status"], "infra_error");
+  EXPECT_NE(dj["message"].get<std::string>().find("no board of"), std::string::npos) << dj["message"];
+}
+
+TEST_F(SshBoards, TwoEvaluationsAtOnceUseBothBoardsOfThePool) {
+  const std::string ker0 = (source_root() / "kernels" / "relu_f32" / "ker0.c").string();
+  eval(profile(), ker0);  // compiles and caches everything first, so the two runs overlap on the boards
+  fs::remove(board_dir() / "used.log");
+  std::ofstream(board_dir() / "hold") << "";
+  auto a = std::async(std::launch::async, [&] { return eval(profile(), ker0); });
+  auto b = std::async(std::launch::async, [&] { return eval(profile(), ker0); });
+  // Both runs wait on their boards: one board each, since a board times one run at a time.
+  for (int i = 0; i < 100 && board_runs() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  fs::remove(board_dir() / "hold");
+  EXPECT_EQ(a.get().exit_code, 0);
+  EXPECT_EQ(b.get().exit_code, 0);
+  const std::string log = slurp(board_dir() / "used.log");
+  EXPECT_NE(log.find(port(1)), std::string::npos) << log;
+  EXPECT_NE(log.find(port(2)), std::string::npos) << log;
+}
+
+TEST_F(SshBoards, KillingEokLeavesNothingRunningOnTheBoard) {
+  std::ofstream(board_dir() / "hold") << "";
+  const fs::path pid_file = home_->path() / "eok.pid";
+  ProcessSpec spec;
+  const std::string eok_bin = (fs::path(EOK_BINARY_DIR) / "eok").string();
+  spec.argv = {"sh", "-c", "EOK_HOME=" + home_->path().string() + " EOK_LLM_DISCOVER=false " + eok_bin +
+                               " eval --task relu_f32 --no-baseline --board " + profile().string() + " --kernel " +
+                               (source_root() / "kernels" / "relu_f32" / "ker0.c").string() + " & echo $! > " +
+                               pid_file.string() + "; wait"};
+  spec.cwd = source_root();
+  spec.limits.wall_seconds = 120;
+  auto run = std::async(std::launch::async, [&] { return run_process(spec); });
+  // Wait until the kernel's program is on the board, then kill eok without warning.
+  bool on_board = false;
+  for (int i = 0; i < 300 && !on_board; ++i) {
+    on_board = !processes_under(board_dir() / "remote").empty();
+    if (!on_board) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_TRUE(on_board) << "the run never reached the board";
+  const int pid = std::stoi(slurp(pid_file));
+  ASSERT_EQ(kill(pid, SIGKILL), 0);
+  run.get();
+  bool gone = false;
+  for (int i = 0; i < 50 && !gone; ++i) {
+    gone = processes_under(board_dir() / "remote").empty();
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  fs::remove(board_dir() / "hold");
+  EXPECT_TRUE(gone) << "processes still running on the board after eok was killed";
+}
+
+TEST_F(SshBoards, AMisconfiguredProfileNamesTheKeyToFix) {
+  const fs::path board = variant("no-hosts", {{"hosts = [", "# hosts = ["}});
+  const ProcessResult r = eval(board, (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(r.err.find("ssh.hosts"), std::string::npos) << r.err;
+}
+
+}  // namespace
+}  // namespace eok::testing
