@@ -131,6 +131,8 @@ TimingOutcome BoardTimer::time(const TimingRequest& req) {
   }
   BoardTiming& b = t.timing;
   b.host = host;
+  // A Slurm partition names no board: the node that ran the job does.
+  if (board_.runner == "slurm" && !report.fact("node").empty()) b.host += " (node " + report.fact("node") + ")";
   b.timer = timer_name(rec.board->timer);
   b.unit = rec.board->timer == EOK_TIMER_MONOTONIC_NS ? "ns" : "cycles";
   b.timer_overhead = static_cast<double>(rec.board->overhead);

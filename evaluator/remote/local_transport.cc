@@ -46,7 +46,7 @@ class DirectTransport : public Transport {
     const std::string script = board_script(board_, dir.string(), "prog", job.args, job.input);
     if (slurm) {
       // srun's own failures (no such partition, no node) say "srun: error:"; a killed srun ends its step.
-      p.argv = {"srun", "-p", board_.remote.partition, "-N1", "-n1", "--quiet", "-J", "eok-timing"};
+      p.argv = {"srun", "-p", board_.remote.partition, "-N1", "-n1", "--quiet", "-J", "eok-timing-" + dir.filename().string()};
       p.argv.insert(p.argv.end(), board_.remote.srun_args.begin(), board_.remote.srun_args.end());
       p.argv.insert(p.argv.end(), {"sh", "-c", script});
     } else {
@@ -58,6 +58,14 @@ class DirectTransport : public Transport {
     p.limits.wall_seconds = job.timeout_seconds;
     p.capture_limit = 4 << 20;
     out.process = run_process(p);
+    if (slurm && out.process.timed_out) {
+      // A killed srun does not always end its step (the task keeps running with its stdin held open by
+      // slurmstepd): cancel the job by its unique name.
+      ProcessSpec cancel;
+      cancel.argv = {"scancel", "--quiet", "--name=eok-timing-" + dir.filename().string()};
+      cancel.limits.wall_seconds = 30;
+      run_process(cancel);
+    }
     fs::remove_all(dir, ec);
     if (!out.process.started) {
       out.unreachable = true;

@@ -31,6 +31,7 @@ std::string board_script(const BoardProfile& board, const std::string& run_dir, 
       << "sleep 1; waited=$((waited+1)); done; echo \"eok-board: thermal-wait-seconds=$waited\" >&2\n";
   }
   s << "echo \"eok-board: temperature-millicelsius=$(maxtemp)\" >&2\n";
+  s << "echo \"eok-board: node=$(hostname 2>/dev/null || uname -n)\" >&2\n";
   // The input travels inside the script (a quoted here-document: no expansion); its terminator is a line
   // the input cannot contain.
   std::string end = "EOK_INPUT_END";
@@ -46,7 +47,12 @@ std::string board_script(const BoardProfile& board, const std::string& run_dir, 
   s << ' ' << sh_quote("./" + program);
   for (const auto& a : args) s << ' ' << sh_quote(a);
   s << " <input & p=$!\n";
-  s << "{ cat <&3 >/dev/null; kill -KILL -$p 2>/dev/null; } >/dev/null 2>&1 & w=$!\n";
+  // The watchdog also has a deadline: where eok's end does not close with eok (a Slurm step keeps its
+  // task's stdin open after srun dies), the run still ends when eok would have given up on it. It leaves
+  // the run directory at once, so that nothing of it stays there once the run ends.
+  s << "deadline=; command -v timeout >/dev/null 2>&1 && deadline=\"timeout " << static_cast<long>(board.remote.timeout_seconds) + 1
+    << "\"\n";
+  s << "{ cd / && $deadline cat <&3 >/dev/null; kill -KILL -$p 2>/dev/null; } >/dev/null 2>&1 & w=$!\n";
   s << "exec 3<&-\n";
   s << "wait $p; rc=$?; kill $w 2>/dev/null; exit $rc\n";
   return s.str();

@@ -1,0 +1,128 @@
+// Boards on a Slurm cluster, with a stand-in on this machine: a single-node Slurm whose node runs riscv64
+// programs under qemu-riscv64 (tests/support/loopback_slurm.sh), driven through the eok program.
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "support/board_fixture.h"
+
+namespace eok::testing {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string slurp(const fs::path& p) {
+  std::ifstream in(p);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+class SlurmBoards : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    if (!find_on_path("srun") || !(find_on_path("slurmctld") || fs::exists("/usr/sbin/slurmctld"))) return;
+    dir_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-slurm-");
+    const ProcessResult r = script("start");
+    started_ = r.ok();
+    if (!started_) start_error_ = r.describe() + ": " + r.err;
+    home_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-test-home-");
+  }
+  static void TearDownTestSuite() {
+    if (dir_) script("stop");
+    dir_.reset();
+    home_.reset();
+  }
+  void SetUp() override {
+    if (!dir_) GTEST_SKIP() << "Slurm is not installed (the README's test command installs slurmctld, slurmd, slurm-client, munge)";
+    ASSERT_TRUE(started_) << start_error_;
+  }
+  static ProcessResult script(const std::string& what) {
+    ProcessSpec p;
+    p.argv = {(source_root() / "tests" / "support" / "loopback_slurm.sh").string(), what, dir_->path().string()};
+    p.limits.wall_seconds = 60;
+    return run_process(p);
+  }
+  // eok as a user of the cluster runs it: SLURM_CONF set, no other SLURM_* variable.
+  static ProcessResult eval(const fs::path& board, const std::string& kernel_file) {
+    ProcessSpec spec;
+    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string(), "eval", "--task", "relu_f32", "--board", board.string(),
+                 "--kernel", kernel_file, "--no-baseline", "--json"};
+    spec.cwd = source_root();
+    std::vector<std::string> env = {"EOK_HOME=" + home_->path().string(), "EOK_LLM_DISCOVER=false",
+                                    "SLURM_CONF=" + (dir_->path() / "slurm.conf").string()};
+    if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path + ":/usr/sbin:/sbin");
+    spec.env = env;
+    spec.limits.wall_seconds = 300;
+    return run_process(spec);
+  }
+  static fs::path profile() { return dir_->path() / "board.toml"; }
+  static std::string ker0() { return (source_root() / "kernels" / "relu_f32" / "ker0.c").string(); }
+
+  static std::unique_ptr<TempDir> dir_, home_;
+  static bool started_;
+  static std::string start_error_;
+};
+
+std::unique_ptr<TempDir> SlurmBoards::dir_, SlurmBoards::home_;
+bool SlurmBoards::started_ = false;
+std::string SlurmBoards::start_error_;
+
+TEST_F(SlurmBoards, ACorrectKernelIsTimedInASlurmJobOnThePartition) {
+  const ProcessResult r = eval(profile(), ker0());
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok") << j["message"];
+  EXPECT_EQ(j["measurement"]["repeats"], 5);
+  EXPECT_NE(j["measurement"]["host"].get<std::string>().find("slurm:k1 (node "), std::string::npos) << j["measurement"];
+  const std::string used = slurp(dir_->path() / "used.log");
+  EXPECT_FALSE(used.empty());
+  EXPECT_EQ(used.find("none"), std::string::npos) << "the program ran outside a Slurm job: " << used;
+}
+
+TEST_F(SlurmBoards, AWrongKernelNeverTakesClusterTime) {
+  const fs::path k = home_->path() / "wrong.c";
+  std::ofstream(k) << "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { for (size_t i = 0; i < n; ++i) x[i] = 2.0f; }\n";
+  const std::string before = slurp(dir_->path() / "used.log");
+  const ProcessResult r = eval(profile(), k.string());
+  EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "wrong_answer");
+  EXPECT_EQ(slurp(dir_->path() / "used.log"), before);
+}
+
+TEST_F(SlurmBoards, AnUnknownPartitionIsAnInfraErrorThatSaysWhatSlurmSaid) {
+  std::string text = slurp(profile());
+  text.replace(text.find("partition = \"k1\""), 16, "partition = \"nosuch\"");
+  const fs::path bad = dir_->path() / "bad.toml";
+  std::ofstream(bad) << text;
+  const ProcessResult r = eval(bad, ker0());
+  EXPECT_EQ(r.exit_code, 6) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "infra_error");
+  EXPECT_NE(j["message"].get<std::string>().find("nosuch"), std::string::npos) << j["message"];
+}
+
+TEST_F(SlurmBoards, ARunPastTheTimeLimitIsATimeoutAndItsJobEnds) {
+  std::string text = slurp(profile());
+  text.replace(text.find("timeout_seconds = 60"), 20, "timeout_seconds = 3");
+  const fs::path slow = dir_->path() / "slow.toml";
+  std::ofstream(slow) << text;
+  std::ofstream(dir_->path() / "hold") << "";
+  const ProcessResult r = eval(slow, ker0());
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "timeout") << j["message"];
+  // The killed srun ends its job: nothing of it stays in the queue.
+  ProcessSpec q;
+  q.argv = {"squeue", "-h", "-p", "k1"};
+  q.env = std::vector<std::string>{"SLURM_CONF=" + (dir_->path() / "slurm.conf").string(), std::string("PATH=") + std::getenv("PATH")};
+  std::string queue = "?";
+  for (int i = 0; i < 50 && !queue.empty(); ++i) {
+    queue = run_process(q).out;
+    if (!queue.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  fs::remove(dir_->path() / "hold");
+  EXPECT_TRUE(queue.empty()) << queue;
+}
+
+}  // namespace
+}  // namespace eok::testing
