@@ -7,6 +7,7 @@
 #include "evaluator/measurement_records.h"
 #include "evaluator/qemu_plugin/measurement_protocol.h"
 #include "evaluator/qemu_runner.h"
+#include "evaluator/remote/board_doctor.h"
 #include "evaluator/sandbox/sandbox.h"
 #include "evaluator/task.h"
 #include "src/common/error.h"
@@ -186,6 +187,9 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
         add("evaluation sandbox", false, e.what(), sandbox::kBwrapFix);
       }
     }
+  }
+  if (board_ok && clang_ok && is_real_board(board)) {
+    for (auto& c : remote::check_real_board(board, clang, scratch_dir)) checks.push_back(std::move(c));
   }
   if (board_ok) {
     try {

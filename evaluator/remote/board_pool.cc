@@ -43,8 +43,8 @@ class BoardLock {
 
 fs::path default_lock_dir() { return fs::temp_directory_path() / ("eok-board-locks-" + std::to_string(getuid())); }
 
-BoardPool::BoardPool(std::string board_name, std::vector<std::string> hosts, fs::path lock_dir)
-    : name_(std::move(board_name)), hosts_(std::move(hosts)), lock_dir_(std::move(lock_dir)) {
+BoardPool::BoardPool(std::string board_name, std::vector<std::string> hosts, fs::path lock_dir, fs::path profile)
+    : name_(std::move(board_name)), hosts_(std::move(hosts)), lock_dir_(std::move(lock_dir)), profile_(std::move(profile)) {
   std::error_code ec;
   fs::create_directories(lock_dir_, ec);
   if (ec) throw Error("cannot create the board lock directory " + lock_dir_.string() + ": " + ec.message());
@@ -68,7 +68,7 @@ std::pair<RemoteOutcome, std::string> BoardPool::run(const std::function<RemoteO
       std::lock_guard<std::mutex> g(mu_);
       none.problem = "no board of " + name_ + " answers:";
       for (const auto& w : why_aside_) none.problem += " " + w + ";";
-      none.problem += " check them with `eok doctor --board " + name_ + "`";
+      none.problem += " check them with `eok doctor --board " + (profile_.empty() ? name_ : profile_.string()) + "`";
       return {none, ""};
     }
     for (const auto& host : hosts) {

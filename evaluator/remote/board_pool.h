@@ -16,8 +16,10 @@ namespace eok::evaluator::remote {
 
 class BoardPool {
  public:
-  // lock_dir: shared by every eok process of this user (created when missing).
-  BoardPool(std::string board_name, std::vector<std::string> hosts, std::filesystem::path lock_dir);
+  // lock_dir: shared by every eok process of this user (created when missing); profile: the board
+  // profile's file, for the doctor command in messages.
+  BoardPool(std::string board_name, std::vector<std::string> hosts, std::filesystem::path lock_dir,
+            std::filesystem::path profile = {});
 
   // Runs `job` on a free board; when the board turns out unreachable it is set aside and the job goes to
   // another. Returns the outcome and the host that ran it; when no board is left, an outcome with
@@ -30,6 +32,7 @@ class BoardPool {
   std::string name_;
   std::vector<std::string> hosts_;
   std::filesystem::path lock_dir_;
+  std::filesystem::path profile_;
   mutable std::mutex mu_;
   std::set<std::string> aside_;
   std::vector<std::string> why_aside_;

@@ -13,7 +13,7 @@ namespace {
 
 constexpr int kSigsys = 31;  // on riscv64 Linux, as everywhere eok runs
 
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+std::string first_line(const std::string& s) { return printable_line(s); }
 
 std::string timer_name(int timer) {
   switch (timer) {
@@ -109,7 +109,7 @@ TimingOutcome BoardTimer::time(const TimingRequest& req) {
   if (!rec.board) {
     return fail(EvalStatus::infra_error, "the board harness did not start" + on + " (" + p.describe() + "): " +
                                              first_line(report.program_stderr) +
-                                             " (is exec_prefix right? `eok doctor --board " + board_.name + "` checks)");
+                                             " (is exec_prefix right? `eok doctor --board " + board_.file.string() + "` checks)");
   }
   if (rec.signal) {
     return fail(EvalStatus::runtime_error, "killed by signal " + std::to_string(rec.signal->signo) + " at address " +

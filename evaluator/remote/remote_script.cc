@@ -1,8 +1,18 @@
 #include "evaluator/remote/remote_script.h"
 
+#include <algorithm>
 #include <sstream>
 
 namespace eok::evaluator::remote {
+
+std::string printable_line(const std::string& s) {
+  std::string out;
+  for (char c : s.substr(0, std::min<size_t>(s.find('\n'), 200))) {
+    const auto u = static_cast<unsigned char>(c);
+    out += u >= 0x20 && u < 0x7f ? c : '?';
+  }
+  return out;
+}
 
 std::string sh_quote(const std::string& word) {
   std::string out = "'";

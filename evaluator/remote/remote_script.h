@@ -25,6 +25,10 @@ struct ScriptReport {
 };
 ScriptReport parse_script_report(const std::string& err);
 
+// The first line of what a board printed, as plain text of at most 200 characters (a board that ran an
+// ELF file as a script prints its bytes; messages and JSON carry text only).
+std::string printable_line(const std::string& s);
+
 // A word quoted for sh.
 std::string sh_quote(const std::string& word);
 

@@ -67,10 +67,7 @@ class SshTransport : public Transport {
   }
 
  private:
-  static std::string first_line(const std::string& s) {
-    const size_t nl = s.find('\n');
-    return s.substr(0, nl);
-  }
+  static std::string first_line(const std::string& s) { return printable_line(s); }
 
   ProcessSpec ssh(const std::string& host, const std::string& command, double timeout) const {
     const Destination d = parse_host(host);

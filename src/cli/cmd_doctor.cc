@@ -78,7 +78,10 @@ void add_doctor_command(CLI::App& app, const GlobalOptions& global, int& exit_co
       "qemu-riscv64 (dynamically linked, so it can load plugins), eok's TCG plugin and its seccomp sandbox,\n"
       "the board profiles, the X60 cost table and the task catalog. Each missing piece is printed with the\n"
       "command that fixes it. Exit code 0 when nothing required is missing.");
-  cmd->add_option("--board,-b", opt->board, "board profile to check")->capture_default_str();
+  cmd->add_option("--board,-b", opt->board,
+                  "board profile to check (a name under configs/boards/ or a path); for a real board also every board of "
+                  "its pool: reached with its key, a vector probe run through exec_prefix, timers, governor, temperature sensor")
+      ->capture_default_str();
   cmd->add_flag("--json", opt->json, "print the checks as JSON");
   cmd->callback([opt, &global, &exit_code] { exit_code = run_doctor(*opt, global); });
 }

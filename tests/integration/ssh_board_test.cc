@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fstream>
 #include <future>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
@@ -223,6 +224,32 @@ TEST_F(SshBoards, KillingEokLeavesNothingRunningOnTheBoard) {
   }
   fs::remove(board_dir() / "hold");
   EXPECT_TRUE(gone) << "processes still running on the board after eok was killed";
+}
+
+TEST_F(SshBoards, DoctorChecksEveryBoardOfThePoolByRunningAVectorProbeThere) {
+  ProcessResult r = eok({"doctor", "--board", profile().string(), "--json"});
+  auto j = nlohmann::json::parse(r.out);
+  std::map<std::string, nlohmann::json> checks;
+  for (const auto& c : j["checks"]) checks[c["name"]] = c;
+  for (int b : {1, 2}) {
+    const std::string host = "board root@127.0.0.1:" + port(b);
+    ASSERT_TRUE(checks.count(host + " reachable")) << r.out;
+    EXPECT_TRUE(checks[host + " reachable"]["ok"].get<bool>()) << checks[host + " reachable"];
+    EXPECT_TRUE(checks[host + " runs RVV code"]["ok"].get<bool>()) << checks[host + " runs RVV code"];
+    EXPECT_EQ(checks[host + " runs RVV code"]["detail"], "VLEN 256");
+    // The emulated boards have no sensor, governor or perf: warnings, not failures.
+    EXPECT_TRUE(checks[host + " temperature sensor"]["optional"].get<bool>());
+  }
+  // Without the exec prefix an x86 "board" cannot run the probe: the doctor says so and fails.
+  const fs::path bare = variant("bare", {{"exec_prefix = [\"" + (board_dir() / "board-exec").string() + "\"]", "exec_prefix = []"}});
+  r = eok({"doctor", "--board", bare.string(), "--json"});
+  EXPECT_EQ(r.exit_code, 1);
+  j = nlohmann::json::parse(r.out);
+  bool failed = false;
+  for (const auto& c : j["checks"]) {
+    if (c["name"].get<std::string>().find("runs RVV code") != std::string::npos) failed = !c["ok"].get<bool>();
+  }
+  EXPECT_TRUE(failed) << r.out;
 }
 
 TEST_F(SshBoards, AMisconfiguredProfileNamesTheKeyToFix) {
