@@ -1,5 +1,7 @@
 #include "src/search/evaluation_service.h"
 
+#include <algorithm>
+
 #include <chrono>
 
 #include "src/common/error.h"
@@ -20,9 +22,13 @@ db::EvaluationRecord to_record(const evaluator::EvalResult& r, int64_t kernel_id
   e.status = evaluator::status_name(r.status);
   e.message = r.message;
   const nlohmann::json j = r.to_json();
-  e.evidence_json = nlohmann::json{{"evidence", j["evidence"]}, {"profile", j["profile"]}, {"timings_s", j["timings_s"]},
-                                   {"sandbox", j["sandbox"]}}
-                        .dump();
+  nlohmann::json evidence = {{"evidence", j["evidence"]}, {"profile", j["profile"]}, {"timings_s", j["timings_s"]},
+                             {"sandbox", j["sandbox"]}};
+  if (j.contains("measurement")) {
+    evidence["measurement"] = j["measurement"];
+    evidence["modeled_cycles"] = j["modeled_cycles"];
+  }
+  e.evidence_json = evidence.dump();
   e.cycles = r.cycles;
   e.baseline_cycles = r.baseline_cycles;
   e.speedup = r.speedup;
@@ -95,6 +101,67 @@ std::optional<db::EvaluationRecord> EvaluationService::recheck(const db::KernelR
     }
   }
   return std::nullopt;
+}
+
+namespace {
+
+std::optional<nlohmann::json> board_measurement(const db::EvaluationRecord& e) {
+  if (e.evidence_json.find("\"measurement\"") == std::string::npos) return std::nullopt;
+  try {
+    auto j = nlohmann::json::parse(e.evidence_json);
+    if (j.contains("measurement") && j["measurement"].is_object()) return j["measurement"];
+  } catch (const nlohmann::json::exception&) {
+  }
+  return std::nullopt;
+}
+
+double noise_in_cycles(const nlohmann::json& m) {
+  const double mad = m.value("mad", 0.0), median = m.value("median", 0.0), cycles = m.value("median_cycles", 0.0);
+  return median > 0 ? mad * cycles / median : 0.0;  // the MAD in the timer's unit, scaled to cycles
+}
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+double ScoredKernel::noise() const {
+  const auto m = board_measurement(eval);
+  return m ? noise_in_cycles(*m) : 0.0;
+}
+
+bool ScoredKernel::measured_on_board() const { return board_measurement(eval).has_value(); }
+
+bool clearly_faster(const ScoredKernel& a, const ScoredKernel& b) {
+  return a.cycles() + a.noise() + b.noise() < b.cycles();
+}
+
+Remeasured EvaluationService::remeasure_against(const db::KernelRecord& champion, const db::KernelRecord& baseline, int rounds) {
+  Remeasured out;
+  std::vector<double> champ, base, noise;
+  for (int round = 0; round < rounds; ++round) {
+    for (const db::KernelRecord* k : {&baseline, &champion}) {
+      const uint64_t seed = derive_seed(run_seed_, {0x7265696eu /* "rein" */, static_cast<uint64_t>(k->id), static_cast<uint64_t>(round)});
+      const evaluator::EvalResult r = judge_on_board(k->source, seed);
+      if (r.status != evaluator::EvalStatus::ok || !r.measurement) {
+        out.problem = std::string(k == &baseline ? "ker0" : "the champion") + " did not measure in round " + std::to_string(round + 1) +
+                      ": " + evaluator::status_name(r.status) + ": " + r.message;
+        return out;
+      }
+      (k == &baseline ? base : champ).push_back(r.measurement->median_cycles);
+      noise.push_back(r.measurement->median > 0 ? r.measurement->mad * r.measurement->median_cycles / r.measurement->median : 0);
+    }
+    ++out.rounds;
+  }
+  out.champion_cycles = median_of(champ);
+  out.baseline_cycles = median_of(base);
+  out.noise = 2 * median_of(noise);  // each side's typical MAD, both sides together
+  out.faster = out.champion_cycles + out.noise < out.baseline_cycles;
+  return out;
 }
 
 ScoredKernel EvaluationService::baseline() {

@@ -32,6 +32,24 @@ struct ScoredKernel {
   bool infra_error() const { return eval.status == "infra_error"; }
   double speedup() const { return eval.speedup.value_or(0); }
   double cycles() const { return eval.cycles.value_or(0); }
+  // The measured noise of `cycles` on a real board (the timed calls' median absolute deviation, in
+  // cycles); 0 on the virtual board, whose model is deterministic.
+  double noise() const;
+  bool measured_on_board() const;
+};
+
+// `a` is faster than `b` by more than the board can tell apart: by more than both measurements' noise
+// together. On the virtual board: simply fewer cycles.
+bool clearly_faster(const ScoredKernel& a, const ScoredKernel& b);
+
+// The champion against ker0, measured again in turns on a real board (ker0, champion, ker0, ...), so
+// that both see the same board state (clock, temperature, other load).
+struct Remeasured {
+  int rounds = 0;
+  double champion_cycles = 0, baseline_cycles = 0;  // medians over the rounds
+  double noise = 0;                                 // the two measurements' noise together, in cycles
+  bool faster = false;                              // the champion is faster beyond the noise
+  std::string problem;                              // a round that did not measure (infra_error, ...)
 };
 
 struct EvaluationCounts {
@@ -63,6 +81,10 @@ class EvaluationService {
   // recorded). Returns the first evaluation that is not ok, or nullopt when every one is ok or failed only
   // in eok or the board (which says nothing about the kernel).
   std::optional<db::EvaluationRecord> recheck(const db::KernelRecord& k, int times);
+
+  // Measures `champion` and `baseline` again in turns, `rounds` times each, with fresh seeds (not
+  // recorded). Only meaningful on a real board.
+  Remeasured remeasure_against(const db::KernelRecord& champion, const db::KernelRecord& baseline, int rounds);
 
   // True once kInfraErrorsInARow evaluations in a row (in the order they finished) ended in infra_error;
   // it stays true. last_infra_error(): the message of the latest one.

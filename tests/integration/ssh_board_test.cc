@@ -252,6 +252,27 @@ TEST_F(SshBoards, DoctorChecksEveryBoardOfThePoolByRunningAVectorProbeThere) {
   EXPECT_TRUE(failed) << r.out;
 }
 
+TEST_F(SshBoards, ASearchOnTheBoardsMeasuresItsChampionAgainKer0InTurns) {
+  const ProcessResult r = eok({"search", "--task", "relu", "--seed", "5", "--board", profile().string(), "--json"}, 600);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto summary = nlohmann::json::parse(r.out);
+  EXPECT_EQ(summary["state"], "finished");
+  if (summary["best_kernel_id"] != nullptr && summary.contains("remeasured_against_ker0")) {
+    const auto& m = summary["remeasured_against_ker0"];
+    EXPECT_EQ(m["rounds"], 3) << m;
+    EXPECT_GT(m["noise_cycles"].get<double>(), 0) << m;
+    // The reported speedup is the one measured in turns, or ker0 stands.
+    if (m["faster"].get<bool>()) {
+      EXPECT_NEAR(summary["best_speedup"].get<double>(), m["baseline_cycles"].get<double>() / m["champion_cycles"].get<double>(), 1e-9);
+    } else {
+      EXPECT_DOUBLE_EQ(summary["best_speedup"].get<double>(), 1.0);
+    }
+  } else {
+    // ker0 stood from the start: nothing to re-measure.
+    EXPECT_DOUBLE_EQ(summary["best_speedup"].get<double>(), 1.0) << r.out;
+  }
+}
+
 TEST_F(SshBoards, AMisconfiguredProfileNamesTheKeyToFix) {
   const fs::path board = variant("no-hosts", {{"hosts = [", "# hosts = ["}});
   const ProcessResult r = eval(board, (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
