@@ -7,6 +7,8 @@
 
 #include <unistd.h>
 
+extern char** environ;
+
 #include "evaluator/remote/remote_script.h"
 #include "evaluator/remote/transport.h"
 #include "src/common/error.h"
@@ -53,6 +55,16 @@ class DirectTransport : public Transport {
       p.argv = {"sh", "-c", script};
     }
     p.cwd = dir;
+    if (slurm) {
+      // srun reads SLURM_* variables as options, and inside a job (a bench's search under
+      // --executor slurm) it would become a step of that job: only the cluster's configuration passes.
+      std::vector<std::string> env;
+      for (char** e = environ; *e; ++e) {
+        const std::string var(*e);
+        if (var.rfind("SLURM_", 0) != 0 || var.rfind("SLURM_CONF=", 0) == 0) env.push_back(var);
+      }
+      p.env = env;
+    }
     p.hold_stdin_open = true;
     p.die_with_parent = true;
     p.limits.wall_seconds = job.timeout_seconds;

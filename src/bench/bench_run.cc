@@ -69,10 +69,9 @@ std::vector<std::string> BenchSettings::search_flags() const {
   return f;
 }
 
-unsigned default_jobs(unsigned board_cores, bool virtual_board) {
-  unsigned host = std::max(1u, std::thread::hardware_concurrency());
-  unsigned jobs = virtual_board ? host : board_cores;
-  return std::max(1u, jobs);
+unsigned default_jobs(unsigned boards, bool virtual_board) {
+  const unsigned host = std::max(1u, std::thread::hardware_concurrency());
+  return virtual_board ? host : std::max(host, boards);
 }
 
 BenchOutcome run_bench(const BenchRequest& req,
@@ -151,7 +150,14 @@ BenchOutcome run_bench(const BenchRequest& req,
         }
       }
       ProcessSpec spec;
-      spec.argv = {req.eok_binary.string(), "--root", req.root.string(), "search"};
+      if (req.executor == "slurm") {
+        // One job per task, named after it (squeue, sacct -c and scancel -n find it); srun forwards
+        // Ctrl-C to the search and returns its output.
+        spec.argv = {"srun", "--quiet", "-N1", "-n1", "-J", "eok-" + job.task};
+        if (!req.partition.empty()) spec.argv.insert(spec.argv.end(), {"-p", req.partition});
+        spec.argv.push_back("--");
+      }
+      spec.argv.insert(spec.argv.end(), {req.eok_binary.string(), "--root", req.root.string(), "search"});
       if (job.resume) {
         spec.argv.insert(spec.argv.end(), {"--resume", job.run_id});
       } else {
@@ -161,7 +167,10 @@ BenchOutcome run_bench(const BenchRequest& req,
       spec.argv.push_back("--json");
       std::vector<std::string> env;
       for (char** e = environ; *e; ++e) {
-        if (std::string(*e).rfind("EOK_HOME=", 0) != 0) env.emplace_back(*e);
+        const std::string var(*e);
+        // srun reads SLURM_* variables as options (a bench run inside a job would become its steps).
+        if (var.rfind("EOK_HOME=", 0) == 0 || (var.rfind("SLURM_", 0) == 0 && var.rfind("SLURM_CONF=", 0) != 0)) continue;
+        env.push_back(var);
       }
       env.push_back("EOK_HOME=" + req.workspace.root().string());
       spec.env = env;

@@ -47,6 +47,10 @@ struct BenchRequest {
   BenchSettings settings;
   unsigned jobs = 1;                // searches at once
   std::optional<std::string> resume;
+  // Where each task's search runs: "local" (a child process) or "slurm" (a Slurm job named eok-<task> on
+  // `partition`, through srun; the workspace and eok must be on a filesystem the nodes share).
+  std::string executor = "local";
+  std::string partition;            // slurm: empty means the cluster's default partition
 };
 
 struct BenchTaskOutcome {
@@ -63,9 +67,9 @@ struct BenchOutcome {
   double seconds = 0;
 };
 
-// Number of searches that may run at once on `board`: the board's cores for a real board; for the virtual
-// board, the host's cores (each search runs the emulator), at least 1.
-unsigned default_jobs(unsigned board_cores, bool virtual_board);
+// Number of searches that may run at once: the host's cores (each search checks kernels in the emulator,
+// on the virtual board or a real board's twin), and at least one per board of a real board's pool.
+unsigned default_jobs(unsigned boards, bool virtual_board);
 
 // Runs (or resumes) a bench. on_task is called as each task ends, from the worker that ran it, one call at
 // a time. Throws eok::Error for setup problems (unknown bench to resume, unreadable database).

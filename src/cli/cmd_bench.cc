@@ -13,6 +13,7 @@
 #include "src/bench/bench_table.h"
 #include "src/bench/roofline_table.h"
 #include "src/bench/suite.h"
+#include "src/common/subprocess.h"
 #include "src/cli/cli.h"
 #include "src/common/error.h"
 #include "src/common/log.h"
@@ -29,6 +30,7 @@ struct RunOptions {
   std::vector<std::string> tasks;
   bench::BenchSettings settings;
   unsigned jobs = 0;
+  std::string executor = "local", partition;
   bool json = false;
 };
 
@@ -37,7 +39,13 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
   bench::BenchRequest req{find_project_root(global.root), Workspace::open(), fs::read_symlink("/proc/self/exe")};
   req.settings = opt.settings;
   const auto board = evaluator::load_board(req.root, opt.settings.board);
-  req.jobs = opt.jobs ? opt.jobs : bench::default_jobs(board.cores, board.runner == "qemu");
+  req.jobs = opt.jobs ? opt.jobs : bench::default_jobs(static_cast<unsigned>(board.remote.hosts.size()), !evaluator::is_real_board(board));
+  req.executor = opt.executor;
+  req.partition = opt.partition;
+  if (req.executor != "local" && req.executor != "slurm") throw ConfigError("--executor: expected local or slurm, not '" + req.executor + "'");
+  if (req.executor == "slurm" && !find_on_path("srun")) {
+    throw ToolchainError("--executor slurm needs srun on PATH (apt-get install slurm-client; SLURM_CONF names the cluster)");
+  }
   if (!opt.resume.empty()) {
     req.resume = opt.resume;
   } else {
@@ -219,7 +227,12 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, int& exit_cod
   r->add_option("--tasks", run->tasks, "only these tasks of the suite, comma-separated (ids or operation names)")->delimiter(',');
   r->add_option("--method", run->settings.method, "tuner (no LLM), eoh (LLM) or eok (LLM + idea pool)")->capture_default_str();
   r->add_option("--board,-b", run->settings.board, "board profile")->capture_default_str();
-  r->add_option("--jobs,-j", run->jobs, "searches at once (default: the host's cores on the virtual board, the board's cores on a real one)");
+  r->add_option("--jobs,-j", run->jobs, "searches at once (default: the host's cores, and at least one per board of a real board's pool)");
+  r->add_option("--executor", run->executor,
+                "where each task's search runs: local (a child process) or slurm (a Slurm job named eok-<task>, through srun; "
+                "the workspace and eok must be on a filesystem the nodes share)")
+      ->capture_default_str();
+  r->add_option("--partition", run->partition, "slurm: the partition the search jobs run on (default: the cluster's default)");
   r->add_option("--label", run->settings.label, "the name of this configuration in tables and the report (default: method + ablations)");
   r->add_option("--pool", run->settings.pool, "idea pool JSON (idea-pool ablation)");
   r->add_option("--thought-sampling", run->settings.thought_sampling, "softmax or uniform (sampling ablation)");

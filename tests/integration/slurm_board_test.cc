@@ -2,6 +2,7 @@
 // programs under qemu-riscv64 (tests/support/loopback_slurm.sh), driven through the eok program.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -46,9 +47,12 @@ class SlurmBoards : public ::testing::Test {
   }
   // eok as a user of the cluster runs it: SLURM_CONF set, no other SLURM_* variable.
   static ProcessResult eval(const fs::path& board, const std::string& kernel_file) {
+    return eok({"eval", "--task", "relu_f32", "--board", board.string(), "--kernel", kernel_file, "--no-baseline", "--json"});
+  }
+  static ProcessResult eok(const std::vector<std::string>& args) {
     ProcessSpec spec;
-    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string(), "eval", "--task", "relu_f32", "--board", board.string(),
-                 "--kernel", kernel_file, "--no-baseline", "--json"};
+    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
+    spec.argv.insert(spec.argv.end(), args.begin(), args.end());
     spec.cwd = source_root();
     std::vector<std::string> env = {"EOK_HOME=" + home_->path().string(), "EOK_LLM_DISCOVER=false",
                                     "SLURM_CONF=" + (dir_->path() / "slurm.conf").string()};
@@ -100,6 +104,27 @@ TEST_F(SlurmBoards, AnUnknownPartitionIsAnInfraErrorThatSaysWhatSlurmSaid) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["status"], "infra_error");
   EXPECT_NE(j["message"].get<std::string>().find("nosuch"), std::string::npos) << j["message"];
+}
+
+TEST_F(SlurmBoards, BenchRunsEachTasksSearchAsASlurmJobNamedAfterItAndResumes) {
+  ProcessResult r = eok({"bench", "run", "--tasks", "relu_f32,clip_f32", "--executor", "slurm", "--partition", "k1", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["state"], "finished") << r.out;
+  ASSERT_EQ(j["tasks"].size(), 2u);
+  for (const auto& t : j["tasks"]) EXPECT_EQ(t["state"], "finished") << t;
+  // Slurm's own record of finished jobs: one per task, named after it.
+  const std::string jobs = slurp(dir_->path() / "log" / "jobcomp.txt");
+  EXPECT_NE(jobs.find("Name=eok-relu_f32 JobState=COMPLETED"), std::string::npos) << jobs;
+  EXPECT_NE(jobs.find("Name=eok-clip_f32 JobState=COMPLETED"), std::string::npos) << jobs;
+  // Resuming a finished bench keeps its runs and starts no job.
+  const size_t before = std::count(jobs.begin(), jobs.end(), '\n');
+  r = eok({"bench", "run", "--resume", j["bench"], "--executor", "slurm", "--json"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  j = nlohmann::json::parse(r.out);
+  for (const auto& t : j["tasks"]) EXPECT_EQ(t["state"], "kept") << t;
+  const std::string after = slurp(dir_->path() / "log" / "jobcomp.txt");
+  EXPECT_EQ(static_cast<size_t>(std::count(after.begin(), after.end(), '\n')), before);
 }
 
 TEST_F(SlurmBoards, ARunPastTheTimeLimitIsATimeoutAndItsJobEnds) {

@@ -273,6 +273,15 @@ TEST_F(SshBoards, ASearchOnTheBoardsMeasuresItsChampionAgainKer0InTurns) {
   }
 }
 
+TEST_F(SshBoards, ABenchMeasuresOnThePool) {
+  const size_t before = board_runs();
+  const ProcessResult r = eok({"bench", "run", "--tasks", "relu_f32", "--board", profile().string(), "--json"}, 600);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["state"], "finished") << r.out;
+  EXPECT_GT(board_runs(), before) << "the bench's search timed its kernels on the boards";
+}
+
 TEST_F(SshBoards, AMisconfiguredProfileNamesTheKeyToFix) {
   const fs::path board = variant("no-hosts", {{"hosts = [", "# hosts = ["}});
   const ProcessResult r = eval(board, (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
