@@ -226,7 +226,7 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, int& exit_cod
   r->add_option("--suite", run->suite, "general, nn or all")->capture_default_str();
   r->add_option("--tasks", run->tasks, "only these tasks of the suite, comma-separated (ids or operation names)")->delimiter(',');
   r->add_option("--method", run->settings.method, "tuner (no LLM), eoh (LLM) or eok (LLM + idea pool)")->capture_default_str();
-  r->add_option("--board,-b", run->settings.board, "board profile")->capture_default_str();
+  r->add_option("--board,-b", run->settings.board, "board profile: a name under configs/boards/ or the path of a .toml (a real board times every search's kernels there)")->capture_default_str();
   r->add_option("--jobs,-j", run->jobs, "searches at once (default: the host's cores, and at least one per board of a real board's pool)");
   r->add_option("--executor", run->executor,
                 "where each task's search runs: local (a child process) or slurm (a Slurm job named eok-<task>, through srun; "

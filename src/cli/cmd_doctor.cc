@@ -76,8 +76,11 @@ void add_doctor_command(CLI::App& app, const GlobalOptions& global, int& exit_co
       "doctor",
       "Check everything the evaluator needs, by using it: clang-22 with RVV support, the riscv64 sysroot,\n"
       "qemu-riscv64 (dynamically linked, so it can load plugins), eok's TCG plugin and its seccomp sandbox,\n"
-      "the board profiles, the X60 cost table and the task catalog. Each missing piece is printed with the\n"
-      "command that fixes it. Exit code 0 when nothing required is missing.");
+      "the board profiles, the X60 cost table and the task catalog. With --board naming a real board (runner\n"
+      "ssh, slurm or local), also every board of it: reached with its key, a vector probe program run there\n"
+      "through exec_prefix, the timers the harness can use, the CPU governor and the temperature sensor\n"
+      "(absent ones are warnings). Each missing piece is printed with the command that fixes it. Exit code 0\n"
+      "when nothing required is missing.");
   cmd->add_option("--board,-b", opt->board,
                   "board profile to check (a name under configs/boards/ or a path); for a real board also every board of "
                   "its pool: reached with its key, a vector probe run through exec_prefix, timers, governor, temperature sensor")

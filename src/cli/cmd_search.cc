@@ -144,7 +144,7 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_co
       "Examples:\n  eok search --task mish --board k1\n  EOK_LLM_BASE_URL=http://127.0.0.1:8000/v1 eok search --task relu_f32 --iterations 3\n"
       "  eok search --resume r20261122-143005-7f3a");
   cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32)");
-  cmd->add_option("--board,-b", opt->board, "board profile (k1: the virtual K1)")->capture_default_str();
+  cmd->add_option("--board,-b", opt->board, "board profile: a name under configs/boards/ (k1: the virtual K1) or the path of a .toml; on a real board kernels are checked on its virtual twin and timed on the board")->capture_default_str();
   cmd->add_option("--resume", opt->resume, "continue a stopped or killed run (its stored settings apply)");
   cmd->add_option("--run-id", opt->run_id, "the id of the new run (default: drawn; scripts and eok bench choose it up front)");
   cmd->add_option("--config", opt->config_file, "a TOML file of settings over configs/eok.toml");

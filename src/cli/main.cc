@@ -20,10 +20,11 @@ int main(int argc, char** argv) {
   using namespace eok;
   CLI::App app{
       "eok: Evolution of Kernels. Finds fast RISC-V Vector (RVV 1.0) kernels and judges them on a SpacemiT K1\n"
-      "board: a real one over SSH, or the built-in virtual K1 (qemu-riscv64 + a cost model from measured X60\n"
-      "figures).\n\n"
+      "board: the built-in virtual K1 (qemu-riscv64 + a cost model from measured X60 figures), or real K1 boards\n"
+      "over SSH or on a Slurm partition (a board profile; see configs/boards/k1-ssh.toml.example).\n\n"
       "Start with:\n"
       "  eok doctor                                   check the toolchain the evaluator needs\n"
+      "  eok doctor --board k1-lab.toml               check real boards: reached, key, RVV, timers\n"
       "  eok tasks                                    list the task catalog (kernels/)\n"
       "  eok mine --repo OpenBLAS                     mine a kernel library's history into an idea pool\n"
       "  eok ideas                                    browse the idea pool\n"

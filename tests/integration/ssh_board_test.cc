@@ -257,6 +257,9 @@ TEST_F(SshBoards, ASearchOnTheBoardsMeasuresItsChampionAgainKer0InTurns) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto summary = nlohmann::json::parse(r.out);
   EXPECT_EQ(summary["state"], "finished");
+  // The profile was given as a path: resuming the run finds it again.
+  const ProcessResult again = eok({"search", "--resume", summary["run"], "--json"}, 600);
+  EXPECT_EQ(again.exit_code, 0) << again.err;
   if (summary["best_kernel_id"] != nullptr && summary.contains("remeasured_against_ker0")) {
     const auto& m = summary["remeasured_against_ker0"];
     EXPECT_EQ(m["rounds"], 3) << m;
