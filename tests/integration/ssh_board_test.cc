@@ -5,6 +5,7 @@
 #include <signal.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <future>
 #include <map>
@@ -176,6 +177,54 @@ TEST_F(SshBoards, ABoardThatDoesNotAnswerIsSetAsideAndItsWorkGoesToTheOther) {
   const auto dj = nlohmann::json::parse(d.out);
   EXPECT_EQ(dj["status"], "infra_error");
   EXPECT_NE(dj["message"].get<std::string>().find("no board of"), std::string::npos) << dj["message"];
+}
+
+// Every descendant of `pid` (by walking /proc's parent links), deepest last.
+std::vector<int> descendants(int pid) {
+  std::vector<int> out = {pid};
+  for (size_t i = 0; i < out.size(); ++i) {
+    std::error_code ec;
+    for (const auto& e : fs::directory_iterator("/proc", ec)) {
+      const std::string name = e.path().filename().string();
+      if (name.find_first_not_of("0123456789") != std::string::npos) continue;
+      const std::string stat = slurp(e.path() / "stat");
+      const size_t close = stat.rfind(')');
+      if (close == std::string::npos) continue;
+      int ppid = 0;
+      char state;
+      if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == out[i]) out.push_back(std::stoi(name));
+    }
+  }
+  return out;
+}
+
+TEST_F(SshBoards, ABoardThatDiesMidRunIsSetAsideAndTheRunGoesToTheOther) {
+  const std::string ker0 = (source_root() / "kernels" / "relu_f32" / "ker0.c").string();
+  eval(profile(), ker0);  // compiled and cached: the next run reaches a board quickly
+  fs::remove(board_dir() / "used.log");
+  std::ofstream(board_dir() / "hold") << "";
+  auto run = std::async(std::launch::async, [&] { return eval(profile(), ker0); });
+  for (int i = 0; i < 300 && board_runs() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  ASSERT_EQ(board_runs(), 1u) << "the run never reached a board";
+  const std::string used = slurp(board_dir() / "used.log").substr(0, 5);
+  const int dying = used == port(1) ? 1 : 2;
+  // The board goes away: its sshd and every session it serves.
+  const int listener = std::stoi(slurp(board_dir() / ("b" + std::to_string(dying)) / "sshd.pid"));
+  for (int pid : descendants(listener)) kill(pid, SIGKILL);
+  fs::remove(board_dir() / "hold");
+  const ProcessResult r = run.get();
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "ok");
+  EXPECT_NE(j["measurement"]["host"].get<std::string>().find(port(3 - dying)), std::string::npos) << j["measurement"];
+  EXPECT_NE(r.err.find("set aside"), std::string::npos) << r.err;
+  // Bring the board back for the tests after this one.
+  ProcessSpec restart;
+  restart.argv = {(source_root() / "tests" / "support" / "loopback_boards.sh").string(), "restart", board_dir().string(),
+                  std::to_string(dying)};
+  restart.limits.wall_seconds = 30;
+  const ProcessResult back = run_process(restart);
+  ASSERT_TRUE(back.ok()) << back.err;
 }
 
 TEST_F(SshBoards, TwoEvaluationsAtOnceUseBothBoardsOfThePool) {

@@ -3,6 +3,7 @@
 # programs through qemu-riscv64 (the profile's exec_prefix), and the board profile that points at them.
 #
 #   loopback_boards.sh start DIR N   start N boards; writes DIR/board.toml (a pool of all N)
+#   loopback_boards.sh restart DIR I start board I again (after a test killed it)
 #   loopback_boards.sh stop DIR      stop them and everything their sessions started
 #
 # Needs sshd (openssh-server), ssh, ssh-keygen and qemu-riscv64. Everything lives under DIR. The exec
@@ -31,7 +32,28 @@ stop() {
   done
 }
 
+# Starts board $1's sshd (its configuration written already) and waits until it listens.
+launch() {
+  b="$dir/b$1"
+  : > "$b/sshd.log"
+  setsid "$(command -v sshd)" -D -f "$b/sshd_config" -E "$b/sshd.log" </dev/null >"$b/sshd.out" 2>&1 &
+}
+wait_listening() {
+  b="$dir/b$1"
+  t=0
+  until grep -q "Server listening on 127.0.0.1" "$b/sshd.log" 2>/dev/null; do
+    t=$((t + 1)); [ $t -gt 100 ] && { echo "sshd in $b did not start: $(cat "$b/sshd.log" "$b/sshd.out")" >&2; return 1; }
+    sleep 0.05
+  done
+}
+
 if [ "$cmd" = stop ]; then stop; exit 0; fi
+if [ "$cmd" = restart ]; then
+  i=${3:?usage: loopback_boards.sh restart DIR I}
+  launch "$i"
+  wait_listening "$i"
+  exit 0
+fi
 n=${3:?usage: loopback_boards.sh start DIR N}
 mkdir -p "$dir/remote" /run/sshd 2>/dev/null || mkdir -p "$dir/remote"
 chmod 755 "$dir"
@@ -76,19 +98,17 @@ ClientAliveInterval 5
 ClientAliveCountMax 3
 $penalties
 CONF
-  setsid "$(command -v sshd)" -D -f "$b/sshd_config" -E "$b/sshd.log" </dev/null >"$b/sshd.out" 2>&1 &
+  launch "$i"
   echo "[127.0.0.1]:$port $(cut -d' ' -f1,2 "$dir/host_ed25519.pub")" >> "$dir/known_hosts"
   echo "$port" > "$b/port"
   hosts="$hosts${hosts:+, }\"$user@127.0.0.1:$port\""
   i=$((i + 1))
 done
 # Ready when every listener logged that it listens.
-for b in "$dir"/b[0-9]*; do
-  t=0
-  until grep -q "Server listening on 127.0.0.1" "$b/sshd.log" 2>/dev/null; do
-    t=$((t + 1)); [ $t -gt 100 ] && { echo "sshd in $b did not start: $(cat "$b/sshd.log" "$b/sshd.out")" >&2; stop; exit 1; }
-    sleep 0.05
-  done
+i=1
+while [ $i -le "$n" ]; do
+  wait_listening "$i" || { stop; exit 1; }
+  i=$((i + 1))
 done
 cat > "$dir/board.toml" <<TOML
 name = "k1-loopback"
