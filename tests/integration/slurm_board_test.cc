@@ -15,11 +15,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 class SlurmBoards : public ::testing::Test {
  protected:
   static void SetUpTestSuite() {
@@ -80,7 +75,7 @@ TEST_F(SlurmBoards, ACorrectKernelIsTimedInASlurmJobOnThePartition) {
   EXPECT_EQ(j["status"], "ok") << j["message"];
   EXPECT_EQ(j["measurement"]["repeats"], 5);
   EXPECT_NE(j["measurement"]["host"].get<std::string>().find("slurm:k1 (node "), std::string::npos) << j["measurement"];
-  const std::string used = slurp(dir_->path() / "used.log");
+  const std::string used = read_if_exists(dir_->path() / "used.log");
   EXPECT_FALSE(used.empty());
   EXPECT_EQ(used.find("none"), std::string::npos) << "the program ran outside a Slurm job: " << used;
 }
@@ -88,14 +83,14 @@ TEST_F(SlurmBoards, ACorrectKernelIsTimedInASlurmJobOnThePartition) {
 TEST_F(SlurmBoards, AWrongKernelNeverTakesClusterTime) {
   const fs::path k = home_->path() / "wrong.c";
   std::ofstream(k) << "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { for (size_t i = 0; i < n; ++i) x[i] = 2.0f; }\n";
-  const std::string before = slurp(dir_->path() / "used.log");
+  const std::string before = read_if_exists(dir_->path() / "used.log");
   const ProcessResult r = eval(profile(), k.string());
   EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "wrong_answer");
-  EXPECT_EQ(slurp(dir_->path() / "used.log"), before);
+  EXPECT_EQ(read_if_exists(dir_->path() / "used.log"), before);
 }
 
 TEST_F(SlurmBoards, AnUnknownPartitionIsAnInfraErrorThatSaysWhatSlurmSaid) {
-  std::string text = slurp(profile());
+  std::string text = read_if_exists(profile());
   text.replace(text.find("partition = \"k1\""), 16, "partition = \"nosuch\"");
   const fs::path bad = dir_->path() / "bad.toml";
   std::ofstream(bad) << text;
@@ -114,7 +109,7 @@ TEST_F(SlurmBoards, BenchRunsEachTasksSearchAsASlurmJobNamedAfterItAndResumes) {
   ASSERT_EQ(j["tasks"].size(), 2u);
   for (const auto& t : j["tasks"]) EXPECT_EQ(t["state"], "finished") << t;
   // Slurm's own record of finished jobs: one per task, named after it.
-  const std::string jobs = slurp(dir_->path() / "log" / "jobcomp.txt");
+  const std::string jobs = read_if_exists(dir_->path() / "log" / "jobcomp.txt");
   EXPECT_NE(jobs.find("Name=eok-relu_f32 JobState=COMPLETED"), std::string::npos) << jobs;
   EXPECT_NE(jobs.find("Name=eok-clip_f32 JobState=COMPLETED"), std::string::npos) << jobs;
   // Resuming a finished bench keeps its runs and starts no job.
@@ -123,12 +118,12 @@ TEST_F(SlurmBoards, BenchRunsEachTasksSearchAsASlurmJobNamedAfterItAndResumes) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   j = nlohmann::json::parse(r.out);
   for (const auto& t : j["tasks"]) EXPECT_EQ(t["state"], "kept") << t;
-  const std::string after = slurp(dir_->path() / "log" / "jobcomp.txt");
+  const std::string after = read_if_exists(dir_->path() / "log" / "jobcomp.txt");
   EXPECT_EQ(static_cast<size_t>(std::count(after.begin(), after.end(), '\n')), before);
 }
 
 TEST_F(SlurmBoards, ARunPastTheTimeLimitIsATimeoutAndItsJobEnds) {
-  std::string text = slurp(profile());
+  std::string text = read_if_exists(profile());
   text.replace(text.find("timeout_seconds = 60"), 20, "timeout_seconds = 3");
   const fs::path slow = dir_->path() / "slow.toml";
   std::ofstream(slow) << text;

@@ -20,11 +20,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 // The pids of processes whose working directory is under `dir` (a board's run directories).
 std::vector<int> processes_under(const fs::path& dir) {
   std::vector<int> out;
@@ -35,7 +30,7 @@ std::vector<int> processes_under(const fs::path& dir) {
     const fs::path cwd = fs::read_symlink(e.path() / "cwd", ec);
     if (ec) continue;
     // Zombies keep no cwd; a live process under a run directory is what must not be left.
-    if (cwd.string().rfind(dir.string() + "/", 0) == 0 && slurp(e.path() / "stat").find(") Z") == std::string::npos) {
+    if (cwd.string().rfind(dir.string() + "/", 0) == 0 && read_if_exists(e.path() / "stat").find(") Z") == std::string::npos) {
       out.push_back(std::stoi(name));
     }
   }
@@ -73,14 +68,14 @@ class SshBoards : public ::testing::Test {
 
   static fs::path board_dir() { return dir_->path(); }
   static fs::path profile() { return board_dir() / "board.toml"; }
-  static std::string port(int board) { return slurp(board_dir() / ("b" + std::to_string(board)) / "port").substr(0, 5); }
+  static std::string port(int board) { return read_if_exists(board_dir() / ("b" + std::to_string(board)) / "port").substr(0, 5); }
   static size_t board_runs() {
-    const std::string log = slurp(board_dir() / "used.log");
+    const std::string log = read_if_exists(board_dir() / "used.log");
     return static_cast<size_t>(std::count(log.begin(), log.end(), '\n'));
   }
   // A copy of the profile with some lines replaced.
   static fs::path variant(const std::string& name, const std::vector<std::pair<std::string, std::string>>& edits) {
-    std::string text = slurp(profile());
+    std::string text = read_if_exists(profile());
     for (const auto& [from, to] : edits) {
       const size_t at = text.find(from);
       EXPECT_NE(at, std::string::npos) << from;
@@ -187,7 +182,7 @@ std::vector<int> descendants(int pid) {
     for (const auto& e : fs::directory_iterator("/proc", ec)) {
       const std::string name = e.path().filename().string();
       if (name.find_first_not_of("0123456789") != std::string::npos) continue;
-      const std::string stat = slurp(e.path() / "stat");
+      const std::string stat = read_if_exists(e.path() / "stat");
       const size_t close = stat.rfind(')');
       if (close == std::string::npos) continue;
       int ppid = 0;
@@ -206,10 +201,10 @@ TEST_F(SshBoards, ABoardThatDiesMidRunIsSetAsideAndTheRunGoesToTheOther) {
   auto run = std::async(std::launch::async, [&] { return eval(profile(), ker0); });
   for (int i = 0; i < 300 && board_runs() == 0; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   ASSERT_EQ(board_runs(), 1u) << "the run never reached a board";
-  const std::string used = slurp(board_dir() / "used.log").substr(0, 5);
+  const std::string used = read_if_exists(board_dir() / "used.log").substr(0, 5);
   const int dying = used == port(1) ? 1 : 2;
   // The board goes away: its sshd and every session it serves.
-  const int listener = std::stoi(slurp(board_dir() / ("b" + std::to_string(dying)) / "sshd.pid"));
+  const int listener = std::stoi(read_if_exists(board_dir() / ("b" + std::to_string(dying)) / "sshd.pid"));
   for (int pid : descendants(listener)) kill(pid, SIGKILL);
   fs::remove(board_dir() / "hold");
   const ProcessResult r = run.get();
@@ -239,7 +234,7 @@ TEST_F(SshBoards, TwoEvaluationsAtOnceUseBothBoardsOfThePool) {
   fs::remove(board_dir() / "hold");
   EXPECT_EQ(a.get().exit_code, 0);
   EXPECT_EQ(b.get().exit_code, 0);
-  const std::string log = slurp(board_dir() / "used.log");
+  const std::string log = read_if_exists(board_dir() / "used.log");
   EXPECT_NE(log.find(port(1)), std::string::npos) << log;
   EXPECT_NE(log.find(port(2)), std::string::npos) << log;
 }
@@ -263,7 +258,7 @@ TEST_F(SshBoards, KillingEokLeavesNothingRunningOnTheBoard) {
     if (!on_board) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   }
   ASSERT_TRUE(on_board) << "the run never reached the board";
-  const int pid = std::stoi(slurp(pid_file));
+  const int pid = std::stoi(read_if_exists(pid_file));
   ASSERT_EQ(kill(pid, SIGKILL), 0);
   run.get();
   bool gone = false;

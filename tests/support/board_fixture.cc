@@ -1,5 +1,7 @@
 #include "support/board_fixture.h"
 
+#include <fstream>
+
 #include <elf.h>
 
 #include <cstring>
@@ -20,6 +22,11 @@ std::unique_ptr<Workspace> VirtualBoardTest::workspace_;
 std::unique_ptr<evaluator::BoardSession> VirtualBoardTest::session_;
 
 fs::path source_root() { return EOK_SOURCE_DIR; }
+
+std::string read_if_exists(const fs::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
 
 std::string read_fixture(const std::string& relative) { return read_file(fs::path(EOK_TEST_DATA_DIR) / "fixtures" / relative); }
 

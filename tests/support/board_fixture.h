@@ -18,6 +18,7 @@ namespace eok::testing {
 
 std::filesystem::path source_root();
 std::string read_fixture(const std::string& relative);  // under tests/fixtures/
+std::string read_if_exists(const std::filesystem::path& file);  // "" when it does not exist (yet)
 
 // Runs the built eok program as a user would, from the source tree, with EOK_HOME=`home` and no LLM
 // (nothing configured, no discovery, whatever listens on this machine's usual ports). `address_space_bytes`
