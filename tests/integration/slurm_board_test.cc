@@ -1,9 +1,11 @@
 // Boards on a Slurm cluster, with a stand-in on this machine: a single-node Slurm whose node runs riscv64
 // programs under qemu-riscv64 (tests/support/loopback_slurm.sh), driven through the eok program.
 #include <gtest/gtest.h>
+#include <signal.h>
 
 #include <algorithm>
 #include <chrono>
+#include <future>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -57,6 +59,13 @@ class SlurmBoards : public ::testing::Test {
     return run_process(spec);
   }
   static fs::path profile() { return dir_->path() / "board.toml"; }
+  static std::string squeue() {
+    ProcessSpec q;
+    q.argv = {"squeue", "-h", "-p", "k1"};
+    q.env = std::vector<std::string>{"SLURM_CONF=" + (dir_->path() / "slurm.conf").string(), std::string("PATH=") + std::getenv("PATH")};
+    q.limits.wall_seconds = 30;
+    return run_process(q).out;
+  }
   static std::string ker0() { return (source_root() / "kernels" / "relu_f32" / "ker0.c").string(); }
 
   static std::unique_ptr<TempDir> dir_, home_;
@@ -122,6 +131,34 @@ TEST_F(SlurmBoards, BenchRunsEachTasksSearchAsASlurmJobNamedAfterItAndResumes) {
   EXPECT_EQ(static_cast<size_t>(std::count(after.begin(), after.end(), '\n')), before);
 }
 
+TEST_F(SlurmBoards, KillingEokEndsItsTimingJob) {
+  std::ofstream(dir_->path() / "hold") << "";  // the job's program waits until this goes
+  const fs::path pid_file = home_->path() / "eok.pid";
+  ProcessSpec spec;
+  spec.argv = {"sh", "-c", "EOK_HOME=" + home_->path().string() + " EOK_LLM_DISCOVER=false SLURM_CONF=" +
+                               (dir_->path() / "slurm.conf").string() + " " + (fs::path(EOK_BINARY_DIR) / "eok").string() +
+                               " eval --task relu_f32 --no-baseline --board " + profile().string() + " --kernel " + ker0() +
+                               " >/dev/null 2>&1 & echo $! > " + pid_file.string() + "; wait"};
+  spec.cwd = source_root();
+  spec.limits.wall_seconds = 120;
+  auto run = std::async(std::launch::async, [&] { return run_process(spec); });
+  const size_t before = read_if_exists(dir_->path() / "used.log").size();
+  for (int i = 0; i < 300 && read_if_exists(dir_->path() / "used.log").size() == before; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  }
+  ASSERT_GT(read_if_exists(dir_->path() / "used.log").size(), before) << "the run never reached the node";
+  ASSERT_EQ(kill(std::stoi(read_if_exists(pid_file)), SIGKILL), 0);
+  run.get();
+  // Well before the run's own deadline (timeout_seconds = 60): the job is gone from the queue.
+  std::string queue = "?";
+  for (int i = 0; i < 50 && !queue.empty(); ++i) {
+    queue = squeue();
+    if (!queue.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  }
+  fs::remove(dir_->path() / "hold");
+  EXPECT_TRUE(queue.empty()) << queue;
+}
+
 TEST_F(SlurmBoards, ARunPastTheTimeLimitIsATimeoutAndItsJobEnds) {
   std::string text = read_if_exists(profile());
   text.replace(text.find("timeout_seconds = 60"), 20, "timeout_seconds = 3");
@@ -132,12 +169,9 @@ TEST_F(SlurmBoards, ARunPastTheTimeLimitIsATimeoutAndItsJobEnds) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["status"], "timeout") << j["message"];
   // The killed srun ends its job: nothing of it stays in the queue.
-  ProcessSpec q;
-  q.argv = {"squeue", "-h", "-p", "k1"};
-  q.env = std::vector<std::string>{"SLURM_CONF=" + (dir_->path() / "slurm.conf").string(), std::string("PATH=") + std::getenv("PATH")};
   std::string queue = "?";
   for (int i = 0; i < 50 && !queue.empty(); ++i) {
-    queue = run_process(q).out;
+    queue = squeue();
     if (!queue.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
   }
   fs::remove(dir_->path() / "hold");
