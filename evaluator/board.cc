@@ -7,6 +7,7 @@
 
 #include "src/common/toml_file.h"
 #include "src/common/error.h"
+#include "src/common/fs_util.h"
 
 namespace eok::evaluator {
 
@@ -172,6 +173,18 @@ BoardProfile load_board(const fs::path& root, const std::string& name) {
   std::string memory = doc["cost_model"]["memory"].value_or(std::string("evaluator/cost_model/x60_memory.json"));
   b.memory_model = fs::path(memory).is_absolute() ? fs::path(memory) : root / memory;
   return b;
+}
+
+void keep_board_profile(const fs::path& root, const fs::path& kept_dir, const BoardProfile& board) {
+  if (board.file.parent_path() == fs::absolute(root / "configs" / "boards")) return;
+  fs::create_directories(kept_dir);
+  write_file_atomic(kept_dir / (board.name + ".toml"), read_file(board.file));
+}
+
+std::string recorded_board_profile(const fs::path& root, const fs::path& kept_dir, const std::string& name) {
+  const fs::path kept = kept_dir / (name + ".toml");
+  if (!fs::exists(root / "configs" / "boards" / (name + ".toml")) && fs::exists(kept)) return kept.string();
+  return name;
 }
 
 std::string effective_march(const BoardProfile& board, const std::string& task_march) {

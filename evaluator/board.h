@@ -87,6 +87,14 @@ BoardProfile load_board(const std::filesystem::path& root, const std::string& na
 
 inline bool is_real_board(const BoardProfile& b) { return b.runner != "qemu"; }
 
+// Runs record a board by name. A profile given as a path is kept under `kept_dir` (the workspace's
+// boards/) by its name when a run starts, so that --resume, export and the like find it again.
+void keep_board_profile(const std::filesystem::path& root, const std::filesystem::path& kept_dir, const BoardProfile& board);
+// What load_board() takes for a recorded name: the name when configs/boards/ has it, else the kept copy's
+// path when there is one, else the name (whose error then lists the boards).
+std::string recorded_board_profile(const std::filesystem::path& root, const std::filesystem::path& kept_dir,
+                                   const std::string& name);
+
 std::vector<std::string> list_boards(const std::filesystem::path& root);
 
 // The -march for compiling a task on this board: the task's, checked against what the board has.

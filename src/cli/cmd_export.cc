@@ -1,9 +1,13 @@
 // eok export: the best kernel of a task as a C source and header, ready to link, with its provenance.
 #include <cstdio>
 #include <ctime>
+#include <optional>
 #include <nlohmann/json.hpp>
 
+#include "evaluator/board_session.h"
 #include "evaluator/task.h"
+#include "src/search/evaluation_service.h"
+#include "src/search/kernel_judge.h"
 #include "src/cli/cli.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
@@ -28,21 +32,44 @@ int run_export(const ExportOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   const auto root = find_project_root(global.root);
   const evaluator::Task task = evaluator::load_task(root / "kernels" / evaluator::resolve_task_id(root / "kernels", opt.task).id);
-  auto db = open_kernel_db(Workspace::open());
+  const Workspace ws = Workspace::open();
+  auto db = open_kernel_db(ws);
   const auto best = db->best_kernels(task.id, opt.board, "", 1);
   if (best.empty() || !best.front().evaluation) {
     throw NotFoundError("no correct kernel of " + task.id + " on board " + opt.board + " yet: eok search --task " + task.id + " finds one");
   }
   const auto& k = best.front().kernel;
   const auto& e = *best.front().evaluation;
+  const auto board = evaluator::load_board(root, evaluator::recorded_board_profile(root, ws.boards_dir(), opt.board));
+  // On a real board, the kernel and ker0 are measured again in turns before the kernel leaves eok.
+  std::optional<search::Remeasured> remeasured;
+  if (evaluator::is_real_board(board) && !k.run_id.empty()) {
+    auto session = evaluator::open_board_session(root, ws, board.file.string());
+    search::BoardJudge judge(*session.evaluator);
+    search::EvaluationService evals(judge, *db, task, board.name, "", e.seed, 1);
+    log::info("measuring kernel #{} and ker0 again in turns on {}", k.id, board.name);
+    remeasured = evals.remeasure_against(k, evals.baseline().kernel, 3);
+    if (!remeasured->problem.empty()) throw Error("could not measure kernel #" + std::to_string(k.id) + " again on " + board.name + ": " + remeasured->problem);
+    if (!remeasured->faster) {
+      log::warn("kernel #{} is not faster than ker0 beyond the board's noise when measured in turns ({:.0f} vs {:.0f} cycles, noise "
+                "{:.0f}); exported anyway, and its provenance says so",
+                k.id, remeasured->champion_cycles, remeasured->baseline_cycles, remeasured->noise);
+    }
+  }
   const std::filesystem::path dir = opt.out;
   std::filesystem::create_directories(dir);
   std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
-  char perf[160];
-  std::snprintf(perf, sizeof perf, "%.0f modeled cycles, %.3fx the task's baseline ker0, on board %s", e.cycles.value_or(0),
-                e.speedup.value_or(0), k.board.c_str());
+  char perf[256];
+  if (remeasured) {
+    std::snprintf(perf, sizeof perf, "%.0f cycles measured on board %s, %.3fx the task's baseline ker0 measured in turns with it%s",
+                  remeasured->champion_cycles, k.board.c_str(), remeasured->baseline_cycles / remeasured->champion_cycles,
+                  remeasured->faster ? "" : " (within the board's noise)");
+  } else {
+    std::snprintf(perf, sizeof perf, "%.0f %s cycles, %.3fx the task's baseline ker0, on board %s", e.cycles.value_or(0),
+                  evaluator::is_real_board(board) ? "measured" : "modeled", e.speedup.value_or(0), k.board.c_str());
+  }
 
   const std::string guard = "EOK_" + upper(task.id) + "_H";
   const std::string header = "/* " + task.name + ": exported by eok " + EOK_VERSION + " on " + date + ". */\n#ifndef " + guard +
@@ -59,6 +86,12 @@ int run_export(const ExportOptions& opt, const GlobalOptions& global) {
                          {"hash", k.hash}, {"idea", k.description}, {"parents", k.parents}, {"cycles", e.cycles.value_or(0)},
                          {"speedup", e.speedup.value_or(0)}, {"baseline_cycles", e.baseline_cycles.value_or(0)},
                          {"evaluation_seed", e.seed}, {"march", task.march}, {"eok_version", EOK_VERSION}, {"exported", date}};
+  if (remeasured) {
+    prov["cycles"] = remeasured->champion_cycles;
+    prov["baseline_cycles"] = remeasured->baseline_cycles;
+    prov["speedup"] = remeasured->baseline_cycles / remeasured->champion_cycles;
+    prov["remeasured_against_ker0"] = {{"rounds", remeasured->rounds}, {"noise_cycles", remeasured->noise}, {"faster", remeasured->faster}};
+  }
   write_file_atomic(dir / (task.id + ".provenance.json"), prov.dump(2) + "\n");
   std::printf("exported kernel #%lld (%s) to %s/%s.c and %s.h (+ %s.provenance.json)\n", static_cast<long long>(k.id), perf,
               dir.string().c_str(), task.id.c_str(), task.id.c_str(), task.id.c_str());
@@ -74,7 +107,9 @@ void add_export_command(CLI::App& app, const GlobalOptions& global, int& exit_co
                                      "compile into an application (-march from the task), with its provenance in a header\n"
                                      "comment and DIR/<task>.provenance.json.");
   cmd->add_option("--task,-t", opt->task, "task id or operation name")->required();
-  cmd->add_option("--board,-b", opt->board, "board the kernel was measured on")->capture_default_str();
+  cmd->add_option("--board,-b", opt->board,
+                  "board the kernel was measured on; on a real board the kernel and ker0 are measured again in turns first")
+      ->capture_default_str();
   cmd->add_option("--out,-o", opt->out, "output directory (created if needed)")->required();
   cmd->callback([opt, &global, &exit_code] { exit_code = run_export(*opt, global); });
 }

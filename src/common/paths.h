@@ -23,6 +23,7 @@ class Workspace {
   std::filesystem::path llm_cache_dir() const { return root_ / "cache" / "llm"; }
   std::filesystem::path runs_dir() const { return root_ / "runs"; }
   std::filesystem::path rag_dir() const { return root_ / "rag"; }
+  std::filesystem::path boards_dir() const { return root_ / "boards"; }  // board profiles runs were given as paths
 
  private:
   std::filesystem::path root_;

@@ -104,12 +104,7 @@ SearchOutcome run_search(SearchRequest req) {
     if (run.state == "finished") log::info("run {} had finished; retracing it changes nothing new", run.id);
     config = Config::from_json(nlohmann::json::parse(run.config_json));
     req.task = run.task;
-    req.board = run.board;
-    // A board given as a path was kept in the workspace under its name when the run started.
-    const auto kept = req.workspace.root() / "boards" / (run.board + ".toml");
-    if (!std::filesystem::exists(req.root / "configs" / "boards" / (run.board + ".toml")) && std::filesystem::exists(kept)) {
-      req.board = kept.string();
-    }
+    req.board = evaluator::recorded_board_profile(req.root, req.workspace.boards_dir(), run.board);
     log::info("resuming run {} ({} on {}, method {}, seed {})", run.id, run.task, run.board, run.method, run.seed);
   }
   const auto resolved = evaluator::resolve_task_id(req.root / "kernels", req.task);
@@ -160,12 +155,7 @@ SearchOutcome run_search(SearchRequest req) {
     run.id = req.new_run_id ? *req.new_run_id : db::new_run_id(settings.seed);
     run.task = task.id;
     run.board = session.board.name;
-    if (session.board.file.parent_path() != std::filesystem::absolute(req.root / "configs" / "boards")) {
-      // A profile given as a path: keep a copy under its name, so that --resume finds it again.
-      const auto kept = req.workspace.root() / "boards" / (session.board.name + ".toml");
-      std::filesystem::create_directories(kept.parent_path());
-      write_file_atomic(kept, read_file(session.board.file));
-    }
+    evaluator::keep_board_profile(req.root, req.workspace.boards_dir(), session.board);
     run.state = "running";
     run.method = method;
     config.set("search.method", method, "resolved");

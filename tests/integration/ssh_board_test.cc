@@ -301,9 +301,19 @@ TEST_F(SshBoards, ASearchOnTheBoardsMeasuresItsChampionAgainKer0InTurns) {
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto summary = nlohmann::json::parse(r.out);
   EXPECT_EQ(summary["state"], "finished");
-  // The profile was given as a path: resuming the run finds it again.
+  // The profile was given as a path: resuming the run finds it again, and so does export by its name.
   const ProcessResult again = eok({"search", "--resume", summary["run"], "--json"}, 600);
   EXPECT_EQ(again.exit_code, 0) << again.err;
+  const fs::path out = home_->path() / "export";
+  const ProcessResult exported = eok({"export", "--task", "relu_f32", "--board", "k1-loopback", "--out", out.string()});
+  ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const auto provenance = nlohmann::json::parse(read_if_exists(out / "relu_f32.provenance.json"));
+  EXPECT_EQ(provenance["board"], "k1-loopback");
+  if (!provenance["run"].get<std::string>().empty()) {
+    // A searched kernel leaves eok only after it was measured again in turns with ker0.
+    EXPECT_EQ(provenance["remeasured_against_ker0"]["rounds"], 3) << provenance;
+    EXPECT_NE(read_if_exists(out / "relu_f32.c").find("cycles measured on board k1-loopback"), std::string::npos);
+  }
   if (summary["best_kernel_id"] != nullptr && summary.contains("remeasured_against_ker0")) {
     const auto& m = summary["remeasured_against_ker0"];
     EXPECT_EQ(m["rounds"], 3) << m;
