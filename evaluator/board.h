@@ -70,7 +70,7 @@ struct BoardProfile {
     unsigned warmup = 3;
     unsigned repeats = 10;
     bool flush = false;               // evict the caches (write a 2x L2-sized buffer) before every timed call
-    int core = -1;                    // pin the program to this core; -1: leave it to the scheduler
+    int core = 0;                     // pin the program to this core; -1: leave it to the scheduler
     double max_temperature_c = 0;     // wait until every thermal zone is below this; 0: do not wait
     double temperature_wait_seconds = 60;
   } measure;

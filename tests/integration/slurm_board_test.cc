@@ -89,12 +89,16 @@ TEST_F(SlurmBoards, ACorrectKernelIsTimedInASlurmJobOnThePartition) {
   EXPECT_EQ(used.find("none"), std::string::npos) << "the program ran outside a Slurm job: " << used;
 }
 
-TEST_F(SlurmBoards, AWrongKernelNeverTakesClusterTime) {
+TEST_F(SlurmBoards, WrongAndHostileKernelsNeverTakeClusterTime) {
   const fs::path k = home_->path() / "wrong.c";
   std::ofstream(k) << "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { for (size_t i = 0; i < n; ++i) x[i] = 2.0f; }\n";
   const std::string before = read_if_exists(dir_->path() / "used.log");
-  const ProcessResult r = eval(profile(), k.string());
+  ProcessResult r = eval(profile(), k.string());
   EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "wrong_answer");
+  const fs::path hostile = home_->path() / "hostile.c";
+  std::ofstream(hostile) << "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { __asm__ volatile(\"ecall\"); }\n";
+  r = eval(profile(), hostile.string());
+  EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "rejected");
   EXPECT_EQ(read_if_exists(dir_->path() / "used.log"), before);
 }
 

@@ -330,13 +330,36 @@ TEST_F(SshBoards, ASearchOnTheBoardsMeasuresItsChampionAgainKer0InTurns) {
   }
 }
 
-TEST_F(SshBoards, ABenchMeasuresOnThePool) {
-  const size_t before = board_runs();
-  const ProcessResult r = eok({"bench", "run", "--tasks", "relu_f32", "--board", profile().string(), "--json"}, 600);
+TEST_F(SshBoards, ABenchOfTwoSearchesAtOnceUsesBothBoardsOfThePool) {
+  fs::remove(board_dir() / "used.log");
+  // Both searches start by timing ker0; while the first board holds one of them, the other gets the
+  // second board.
+  std::ofstream(board_dir() / "hold") << "";
+  auto bench = std::async(std::launch::async, [&] {
+    return eok({"bench", "run", "--tasks", "relu_f32,clip_f32", "--jobs", "2", "--board", profile().string(), "--json"}, 900);
+  });
+  for (int i = 0; i < 600 && board_runs() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
+  fs::remove(board_dir() / "hold");
+  const ProcessResult r = bench.get();
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["state"], "finished") << r.out;
-  EXPECT_GT(board_runs(), before) << "the bench's search timed its kernels on the boards";
+  const std::string log = read_if_exists(board_dir() / "used.log");
+  EXPECT_NE(log.find(port(1)), std::string::npos) << log;
+  EXPECT_NE(log.find(port(2)), std::string::npos) << log;
+}
+
+TEST_F(SshBoards, EokOnTheBoardItselfUsesTheLocalRunner) {
+  // runner = "local": eok runs on the board; here the same exec prefix stands in for the RISC-V host.
+  const fs::path local = board_dir() / "local.toml";
+  std::ofstream(local) << "name = \"k1-here\"\nrunner = \"local\"\n[local]\nremote_dir = \"" << (board_dir() / "remote").string()
+                       << "\"\nexec_prefix = [\"" << (board_dir() / "board-exec").string() << "\"]\n[measure]\nrepeats = 4\n";
+  const ProcessResult r = eval(local, (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
+  ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["board"], "k1-here");
+  EXPECT_EQ(j["measurement"]["host"], "localhost");
+  EXPECT_EQ(j["measurement"]["repeats"], 4);
 }
 
 TEST_F(SshBoards, AMisconfiguredProfileNamesTheKeyToFix) {
