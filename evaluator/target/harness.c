@@ -320,9 +320,10 @@ static uint64_t now_ticks(void) {
 /* Allowed after set-up: what the harness itself needs (stdio, buffers, signals, the timer). Anything else
  * (files, processes, network) kills the process: the board is someone's machine. */
 static int install_seccomp(void) {
-  static const int allowed[] = {SYS_read, SYS_write, SYS_exit, SYS_exit_group, SYS_mmap, SYS_munmap, SYS_mprotect,
-                                SYS_brk, SYS_rt_sigreturn, SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_clock_gettime,
-                                SYS_newfstatat, SYS_fstat, SYS_madvise};
+  static const int allowed[] = {SYS_read,         SYS_write,        SYS_exit,           SYS_exit_group,  SYS_mmap,
+                                SYS_munmap,       SYS_mprotect,     SYS_brk,            SYS_rt_sigreturn, SYS_rt_sigaction,
+                                SYS_rt_sigprocmask, SYS_sigaltstack, SYS_clock_gettime, SYS_newfstatat,   SYS_fstat,
+                                SYS_madvise,      SYS_getrandom,    SYS_futex};
   enum { N = sizeof allowed / sizeof allowed[0] };
   struct sock_filter f[4 + 2 * N + 1];
   int k = 0;
@@ -474,12 +475,13 @@ int main(int argc, char **argv) {
     if (strcmp(argv[i], "--core") == 0) core = atoi(argv[i + 1]);
     else if (strcmp(argv[i], "--flush") == 0) flush_bytes = (size_t)strtoull(argv[i + 1], NULL, 10);
   }
+  install_fault_handlers();  /* before the filter: it needs sigaltstack */
   board_setup(core, flush_bytes);
 #else
   (void)argc;
   (void)argv;
-#endif
   install_fault_handlers();
+#endif
   char magic[32];
   int version;
   unsigned long long ret_addr;

@@ -59,6 +59,15 @@ class SlurmBoards : public ::testing::Test {
     return run_process(spec);
   }
   static fs::path profile() { return dir_->path() / "board.toml"; }
+  // The partition's queue once it is empty, or after 10 s.
+  static std::string queue_once_empty() {
+    std::string queue = squeue();
+    for (int i = 0; i < 50 && !queue.empty(); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      queue = squeue();
+    }
+    return queue;
+  }
   static std::string squeue() {
     ProcessSpec q;
     q.argv = {"squeue", "-h", "-p", "k1"};
@@ -154,11 +163,7 @@ TEST_F(SlurmBoards, KillingEokEndsItsTimingJob) {
   ASSERT_EQ(kill(std::stoi(read_if_exists(pid_file)), SIGKILL), 0);
   run.get();
   // Well before the run's own deadline (timeout_seconds = 60): the job is gone from the queue.
-  std::string queue = "?";
-  for (int i = 0; i < 50 && !queue.empty(); ++i) {
-    queue = squeue();
-    if (!queue.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+  const std::string queue = queue_once_empty();
   fs::remove(dir_->path() / "hold");
   EXPECT_TRUE(queue.empty()) << queue;
 }
@@ -173,11 +178,7 @@ TEST_F(SlurmBoards, ARunPastTheTimeLimitIsATimeoutAndItsJobEnds) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["status"], "timeout") << j["message"];
   // The killed srun ends its job: nothing of it stays in the queue.
-  std::string queue = "?";
-  for (int i = 0; i < 50 && !queue.empty(); ++i) {
-    queue = squeue();
-    if (!queue.empty()) std::this_thread::sleep_for(std::chrono::milliseconds(200));
-  }
+  const std::string queue = queue_once_empty();
   fs::remove(dir_->path() / "hold");
   EXPECT_TRUE(queue.empty()) << queue;
 }

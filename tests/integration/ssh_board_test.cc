@@ -11,6 +11,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "support/board_fixture.h"
@@ -360,6 +361,50 @@ TEST_F(SshBoards, EokOnTheBoardItselfUsesTheLocalRunner) {
   EXPECT_EQ(j["board"], "k1-here");
   EXPECT_EQ(j["measurement"]["host"], "localhost");
   EXPECT_EQ(j["measurement"]["repeats"], 4);
+}
+
+TEST_F(SshBoards, TheBoardHarnessMakesOnlySystemCallsItsOwnFilterAllows) {
+  // qemu-user cannot install the board harness's seccomp filter, so a missing entry would only show on a
+  // real K1 (as SIGSYS). QEMU's -strace shows every system call the harness makes after it tried.
+  const ProcessResult r = eok({"eval", "--task", "mish_f32", "--board", profile().string(), "--kernel",
+                               (source_root() / "kernels" / "mish_f32" / "ker0.c").string(), "--no-baseline", "--keep-temp"});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const size_t at = r.err.find("keeping ");
+  ASSERT_NE(at, std::string::npos) << r.err;
+  const fs::path kept = r.err.substr(at + 8, r.err.find('\n', at) - at - 8);
+  ASSERT_TRUE(fs::exists(kept / "cand-board")) << kept;
+  ProcessSpec trace;
+  trace.argv = {"qemu-riscv64", "-strace", "-cpu", "rv64,v=true,vlen=256", (kept / "cand-board").string(), "--core", "0",
+                "--flush", "1048576"};
+  trace.stdin_path = kept / "cand" / "plan.txt";  // the virtual run's plan: its timed calls and every check
+  trace.limits.wall_seconds = 120;
+  const ProcessResult t = run_process(trace);
+  fs::remove_all(kept);
+  ASSERT_EQ(t.exit_code, 0) << t.err.substr(0, 2000);
+  // The list in install_seccomp() (evaluator/target/harness.c).
+  const std::set<std::string> allowed = {"read", "write", "exit", "exit_group", "mmap", "munmap", "mprotect", "brk",
+                                         "rt_sigreturn", "rt_sigaction", "rt_sigprocmask", "sigaltstack", "clock_gettime",
+                                         "newfstatat", "fstat", "madvise", "getrandom", "futex"};
+  std::istringstream lines(t.err);
+  std::string line;
+  bool after = false;
+  int calls = 0;
+  while (std::getline(lines, line)) {
+    std::istringstream words(line);
+    std::string pid, call;
+    words >> pid >> call;
+    call = call.substr(0, call.find('('));
+    if (call.empty() || pid.find_first_not_of("0123456789") != std::string::npos) continue;
+    if (call == "seccomp") {
+      after = true;
+      continue;
+    }
+    if (!after) continue;
+    ++calls;
+    EXPECT_TRUE(allowed.count(call)) << "the harness calls " << call << " after its filter: " << line;
+  }
+  EXPECT_TRUE(after) << "the harness never tried to install its filter";
+  EXPECT_GT(calls, 10);
 }
 
 TEST_F(SshBoards, AMisconfiguredProfileNamesTheKeyToFix) {
