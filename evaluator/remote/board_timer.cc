@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 
 #include "evaluator/remote/remote_script.h"
@@ -112,8 +113,10 @@ TimingOutcome BoardTimer::time(const TimingRequest& req) {
                                              " (is exec_prefix right? `eok doctor --board " + board_.file.string() + "` checks)");
   }
   if (rec.signal) {
+    char address[32];
+    std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(rec.signal->fault_addr));
     return fail(EvalStatus::runtime_error, "killed by signal " + std::to_string(rec.signal->signo) + " at address " +
-                                               std::to_string(rec.signal->fault_addr) + " in case " +
+                                               address + " in case " +
                                                std::to_string(rec.signal->case_index) + on +
                                                " (it passed on the virtual board: a difference between the two)");
   }

@@ -1,10 +1,6 @@
 // runner = "local" (eok runs on the board itself) and runner = "slurm" (a job step on a partition of board
 // nodes): the run directory is written here, where the program runs (local) or where every node sees it at
 // the same path (slurm: a shared filesystem), and the script runs under `sh` or `srun ... sh`.
-#include <atomic>
-#include <chrono>
-#include <random>
-
 #include <unistd.h>
 
 extern char** environ;
@@ -16,14 +12,6 @@ extern char** environ;
 namespace eok::evaluator::remote {
 
 namespace fs = std::filesystem;
-
-std::unique_ptr<Transport> make_ssh_transport(const BoardProfile& board);
-
-std::string fresh_run_name() {
-  static std::atomic<unsigned> counter{0};
-  static const unsigned long salt = std::random_device{}();
-  return "run-" + std::to_string(getpid()) + "-" + std::to_string(counter++) + "-" + std::to_string(salt % 1000000);
-}
 
 namespace {
 
@@ -96,10 +84,6 @@ class DirectTransport : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_transport(const BoardProfile& board) {
-  if (board.runner == "ssh") return make_ssh_transport(board);
-  if (board.runner == "slurm" || board.runner == "local") return std::make_unique<DirectTransport>(board);
-  throw ConfigError("board " + board.name + " is virtual (runner " + board.runner + "): it has no transport");
-}
+std::unique_ptr<Transport> make_direct_transport(const BoardProfile& board) { return std::make_unique<DirectTransport>(board); }
 
 }  // namespace eok::evaluator::remote
