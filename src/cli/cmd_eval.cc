@@ -148,7 +148,8 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, int& exit_code
       "infra_error (eok or the board failed; never the kernel's fault).\n"
       "Exit code: 0 ok, 1 any other kernel status, 6 infra_error, 2-5 bad usage or setup.\n\n"
       "Example:\n  eok eval --task mish_f32 --kernel kernels/mish_f32/ker0.c --board k1\n"
-      "  eok eval --task relu --kernel relu_m8.c --json | jq .speedup");
+      "  eok eval --task relu --kernel relu_m8.c --json | jq .speedup\n"
+      "  eok eval --task relu --kernel relu_m8.c --board k1-lab.toml --json | jq .measurement   # a real board");
   cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32); eok tasks lists them")->required();
   cmd->add_option("--kernel,-k", opt->kernel, "C source of the candidate; it defines the task's entry function")->required();
   cmd->add_option("--board,-b", opt->board,
