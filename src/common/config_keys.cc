@@ -17,7 +17,7 @@ const std::vector<KeySpec>& config_keys() {
       {"llm.backoff_max_seconds", KeyType::number, "60", "longest retry delay (a server's Retry-After is capped by it too)"},
       {"llm.max_concurrency", KeyType::integer, "4", "LLM requests in flight at once, over all parallel searches"},
       {"llm.temperature", KeyType::number, "0.8", "sampling temperature of kernel proposals"},
-      {"llm.max_tokens", KeyType::integer, "4096", "completion token limit per request"},
+      {"llm.max_tokens", KeyType::integer, "16384", "completion token limit per request (a reasoning model spends most of it thinking)"},
       {"llm.price_input_per_mtok", KeyType::number, "0", "price per million prompt tokens, for cost accounting"},
       {"llm.price_output_per_mtok", KeyType::number, "0", "price per million completion tokens"},
       // Budget per run (0: unlimited)

@@ -80,7 +80,12 @@ ParsedCompletion parse_chat_completion(const std::string& raw_body) {
   }
   const auto& message = choice["message"];
   if (!message.contains("content") || message["content"].is_null()) {
-    out.problem = "choices[0].message has no content (a refusal or a tool call?)";
+    // Reasoning servers (vLLM, DeepSeek) put the thinking in reasoning_content: with no content after it,
+    // the model ran out of tokens while it was still thinking.
+    out.problem = message.contains("reasoning_content") && message["reasoning_content"].is_string()
+                      ? "the model only reasoned and gave no answer (finish_reason " + string_or_empty(choice, "finish_reason") +
+                            "): raise llm.max_tokens"
+                      : "choices[0].message has no content (a refusal or a tool call?)";
     return out;
   }
   if (!message["content"].is_string()) {

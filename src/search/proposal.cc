@@ -72,9 +72,13 @@ std::string idea_from(const std::string& prose) {
   if (std::regex_search(prose, m, idea_line)) {
     idea = trim(m[2].str());
   } else {
-    // The first sentence of the prose before the code.
+    // The first sentence of the prose before the code: up to a line end, or a full stop followed by a space
+    // (not the point of "1.5x" or "e.g").
     std::string text = trim(prose);
-    size_t end = text.find_first_of(".\n");
+    size_t end = std::string::npos;
+    for (size_t i = 0; i < text.size() && end == std::string::npos; ++i) {
+      if (text[i] == '\n' || (text[i] == '.' && (i + 1 == text.size() || std::isspace(static_cast<unsigned char>(text[i + 1]))))) end = i;
+    }
     idea = trim(text.substr(0, end == std::string::npos ? text.size() : end + 1));
   }
   if (idea.size() > kMaxIdeaChars) idea = idea.substr(0, kMaxIdeaChars) + "...";
@@ -93,18 +97,28 @@ Proposal parse_proposal(const std::string& reply, const std::string& entry) {
     p.reason = "reply is not valid UTF-8";
     return p;
   }
-  const auto blocks = fenced_blocks(reply);
+  // A reasoning model drafts inside <think>...</think> before its answer: only the answer counts.
+  std::string answer = reply;
+  if (const size_t close = reply.rfind("</think>"); close != std::string::npos) {
+    answer = reply.substr(close + 8);
+  } else if (reply.find("<think>") != std::string::npos) {
+    p.reason = "the reply ends inside <think>: the model ran out of tokens while reasoning (raise llm.max_tokens)";
+    return p;
+  }
+  const auto blocks = fenced_blocks(answer);
   if (blocks.empty()) {
     p.reason = "no fenced code block in the reply";
     return p;
   }
   const std::regex definition("\\b" + entry + R"(\s*\([^;{}]*\)\s*\{)");
+  // The last complete block that defines the entry is the kernel: a reply that revises a draft ends with
+  // the revision.
   const Block* found = nullptr;
   size_t defining = 0;
   for (const auto& b : blocks) {
     if (!std::regex_search(b.code, definition)) continue;
     ++defining;
-    if (!found) found = &b;
+    if (b.closed) found = &b;
   }
   if (defining == 0) {
     const bool truncated = !blocks.back().closed;
@@ -112,17 +126,13 @@ Proposal parse_proposal(const std::string& reply, const std::string& entry) {
                          : "no code block defines " + entry + "()";
     return p;
   }
-  if (defining > 1) {
-    p.reason = std::to_string(defining) + " code blocks define " + entry + "(): which one is the kernel is ambiguous";
-    return p;
-  }
-  if (!found->closed) {
+  if (!found) {
     p.reason = "the code block is not closed (truncated reply?)";
     return p;
   }
   p.ok = true;
   p.code = found->code;
-  p.idea = idea_from(reply.substr(0, found->start));
+  p.idea = idea_from(answer.substr(0, found->start));
   return p;
 }
 

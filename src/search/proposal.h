@@ -13,10 +13,12 @@ struct Proposal {
   std::string idea;    // the one-sentence idea ("" when the reply states none)
 };
 
-// A reply is a candidate when it holds exactly one fenced code block that defines `entry`. The idea is
-// the text of an "Idea:" line before the block, else the first sentence before it. Replies that are too
-// large, not UTF-8, without such a block, with several, or with an unclosed block (a truncated reply) are
-// not candidates, and `reason` says which.
+// A reply is a candidate when a complete fenced code block defines `entry`; when several do, the last one
+// is the kernel (a reply that revises its draft ends with the revision). A reasoning model's
+// <think>...</think> is skipped: only the answer after it counts. The idea is the text of an "Idea:" line
+// before the block, else the first sentence before it. Replies that are too large, not UTF-8, without such
+// a block, with only an unclosed one (a truncated reply) or that end inside <think> are not candidates,
+// and `reason` says which.
 Proposal parse_proposal(const std::string& reply, const std::string& entry);
 
 }  // namespace eok::search

@@ -124,6 +124,28 @@ TEST_F(SearchWithLlm, EveryProposalIsRecordedWithItsOutcomeAndTheBestIsCorrect) 
   EXPECT_TRUE(saw_profile);
 }
 
+TEST_F(SearchWithLlm, AReasoningModelsAnswerAfterItsThinkingBecomesTheKernel) {
+  // Every reply thinks first, with a broken draft that also defines the entry, then answers with LMUL 8.
+  server_.set_responder([](const RecordedRequest&) {
+    return FakeReply::completion("<think>A first try:\n```c\n" + read_fixture("candidates/relu_no_compile.c") +
+                                 "\n```\nThat will not compile; LMUL 8 instead.</think>\n" +
+                                 fenced("strip-mined vfmax at LMUL 8", read_fixture("candidates/relu_m8.c")));
+  });
+  search::SearchRequest req = request(config());
+  const search::SearchOutcome o = search::run_search(req);
+  EXPECT_EQ(o.state, "finished") << o.stop_reason;
+  auto db = db::KernelDb::open(req.workspace.database_path());
+  for (const auto& c : db->llm_calls(o.run_id)) EXPECT_TRUE(c.error.empty()) << c.error;
+  const auto kernels = db->kernels("relu_f32", o.run_id);
+  ASSERT_FALSE(kernels.empty());
+  for (const auto& row : kernels) {
+    if (row.kernel.op == "ker0") continue;
+    ASSERT_TRUE(row.evaluation);
+    EXPECT_EQ(row.evaluation->status, "ok") << "the draft inside <think> was taken: " << row.evaluation->message;
+    EXPECT_EQ(row.kernel.description, "strip-mined vfmax at LMUL 8");
+  }
+}
+
 TEST_F(SearchWithLlm, WithAnIdeaPoolThoughtsSeedTheSearchAndEffectivenessIsUpdated) {
   server_.set_responder([](const RecordedRequest& r) { return scripted_reply(r, false); });
   Config c = config();

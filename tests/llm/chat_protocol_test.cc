@@ -75,6 +75,19 @@ TEST(ChatProtocol, RefusesWhatIsNotACompletion) {
             std::string::npos);
 }
 
+TEST(ChatProtocol, AReasoningModelThatOnlyReasonedIsToldToRaiseItsTokenLimit) {
+  // reasoning_content beside the answer is not part of it; without an answer the problem names the fix.
+  auto p = parse_chat_completion(
+      R"({"choices":[{"message":{"content":"```c\nvoid k(void) {}\n```","reasoning_content":"long thoughts"}}],"usage":{"prompt_tokens":10,"completion_tokens":900}})");
+  ASSERT_FALSE(p.problem) << *p.problem;
+  EXPECT_EQ(p.content.find("long thoughts"), std::string::npos);
+  ASSERT_TRUE(p.usage);
+  EXPECT_EQ(p.usage->completion_tokens, 900);
+  p = parse_chat_completion(R"({"choices":[{"finish_reason":"length","message":{"content":null,"reasoning_content":"still thinking"}}]})");
+  ASSERT_TRUE(p.problem);
+  EXPECT_NE(p.problem->find("raise llm.max_tokens"), std::string::npos) << *p.problem;
+}
+
 TEST(ChatProtocol, EstimatesUsageFromCharacters) {
   ChatRequest r;
   r.messages = {{"system", std::string(8, 'a')}, {"user", std::string(5, 'b')}};
