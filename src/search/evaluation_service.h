@@ -72,7 +72,8 @@ class EvaluationService {
 
   // Records `k` (source, description, parents, op, idea/thought, place) in the run and returns it with
   // its evaluation. When the run already holds the same normalised source, that kernel comes back instead
-  // (`duplicate` set). Thread-safe; concurrent submissions of one source evaluate it once.
+  // (`duplicate` set); a copy of ker0 (after baseline()) is never recorded: ker0 comes back, `duplicate`
+  // set. Thread-safe; concurrent submissions of one source evaluate it once.
   ScoredKernel submit(db::KernelRecord k, bool* duplicate = nullptr);
 
   EvaluationCounts counts() const;
@@ -96,6 +97,7 @@ class EvaluationService {
   // The judge's verdict, holding one of the board's slots while it works.
   evaluator::EvalResult judge_on_board(const std::string& source, uint64_t seed);
   void count_evaluation(const db::EvaluationRecord& e);
+  void remember_baseline(const ScoredKernel& k);
 
   KernelJudge& judge_;
   db::KernelDb& db_;
@@ -105,6 +107,7 @@ class EvaluationService {
   std::counting_semaphore<64> board_slots_;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_future<ScoredKernel>> in_flight_;  // by normalised hash
+  std::optional<ScoredKernel> baseline_;  // ker0, once baseline() measured it
   EvaluationCounts counts_;
   int infra_in_a_row_ = 0;
   bool infra_failing_ = false;

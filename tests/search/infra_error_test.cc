@@ -137,6 +137,19 @@ TEST_F(InfraErrorTest, ASecondSubmissionInTheSameProcessIsEvaluatedAgain) {
   EXPECT_EQ(db_->get_evaluation(second.kernel.id)->status, "ok") << "the new evaluation replaces the infra_error";
 }
 
+TEST_F(InfraErrorTest, ACopyOfKer0IsNeverAKernelOfTheRun) {
+  ScriptedJudge judge;
+  judge.verdict = [](const std::string&) { return evaluator::EvalStatus::ok; };
+  auto evals = service(judge);
+  const ScoredKernel base = evals->baseline();
+  bool duplicate = false;
+  const ScoredKernel copy = evals->submit(candidate(base.kernel.source, base), &duplicate);
+  EXPECT_TRUE(duplicate);
+  EXPECT_EQ(copy.kernel.id, base.kernel.id);
+  EXPECT_TRUE(db_->kernels(task_.id, "r1").empty()) << "a copy of ker0 was recorded as a kernel of the run";
+  EXPECT_EQ(judge.calls(base.kernel.source), 1) << "ker0 evaluated again";
+}
+
 TEST_F(InfraErrorTest, AResumedRunEvaluatesItsInfraErrorKernelsAgain) {
   ScriptedJudge broken;
   broken.verdict = [](const std::string& s) {
