@@ -41,7 +41,7 @@ class EohRun {
       : ctx_(ctx), iteration_(iteration), index_(index), rng_(derive_seed(run_seed, {uint64_t(iteration), uint64_t(index)})) {}
 
   EohResult run(const std::vector<ScoredKernel>& archive, const Effectiveness& eff) {
-    const ScoredKernel parent = archive[softmax_pick(speedups(archive), ctx_.settings.parent_temperature, rng_)];
+    const ScoredKernel parent = archive[pick_parents(archive, 1).front()];
     const int P = ctx_.settings.population;
     std::vector<Attempt> init;
     if (ctx_.pool) {
@@ -63,8 +63,7 @@ class EohRun {
       std::vector<Attempt> batch;
       for (const char* op : kOperators) {
         const bool crossover = op[0] == 'E';
-        std::vector<size_t> idx = softmax_pick_distinct(speedups(population), crossover ? 2 : 1,
-                                                        ctx_.settings.parent_temperature, rng_);
+        std::vector<size_t> idx = pick_parents(population, crossover ? 2 : 1);
         std::vector<ScoredKernel> parents;
         for (size_t i : idx) parents.push_back(population[i]);
         batch.push_back(attempt(op, parents, g));
@@ -82,6 +81,14 @@ class EohRun {
   }
 
  private:
+  // `k` distinct parents from `pool` (sorted best first), as search.parent_selection says.
+  std::vector<size_t> pick_parents(const std::vector<ScoredKernel>& pool, size_t k) {
+    if (ctx_.settings.parent_selection == "softmax") {
+      return softmax_pick_distinct(speedups(pool), k, ctx_.settings.parent_temperature, rng_);
+    }
+    return rank_pick_distinct(pool.size(), k, rng_);
+  }
+
   Attempt attempt(const std::string& op, std::vector<ScoredKernel> parents, int generation,
                   const idea_pool::Idea* idea = nullptr, const idea_pool::Thought* thought = nullptr) {
     Attempt a;

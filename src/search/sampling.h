@@ -30,4 +30,12 @@ size_t softmax_pick(const std::vector<double>& scores, double temperature, Rng& 
 // `k` distinct indices drawn by softmax without replacement (all of them, in drawn order, when k >= n).
 std::vector<size_t> softmax_pick_distinct(const std::vector<double>& scores, size_t k, double temperature, Rng& rng);
 
+// Index of a population sorted best first, drawn by rank as EoH's reference implementation draws parents:
+// the i-th (0-based) with probability proportional to 1 / (i + 1 + n). It does not depend on how far apart
+// the scores are (a 2% and a 50% lead weigh the same), and the best is at most twice as likely as the worst.
+size_t rank_pick(size_t n, Rng& rng);
+
+// `k` distinct indices drawn by rank without replacement (all of them, in drawn order, when k >= n).
+std::vector<size_t> rank_pick_distinct(size_t n, size_t k, Rng& rng);
+
 }  // namespace eok::search

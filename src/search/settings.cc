@@ -39,6 +39,10 @@ SearchSettings SearchSettings::from_config(const Config& c) {
   s.rag_index = c.str("search.rag_index");
   s.thought_temperature = c.number("search.thought_temperature");
   s.parent_temperature = c.number("search.parent_temperature");
+  s.parent_selection = c.str("search.parent_selection");
+  if (s.parent_selection != "rank" && s.parent_selection != "softmax") {
+    throw ConfigError("search.parent_selection must be rank (EoH's) or softmax, not '" + s.parent_selection + "'");
+  }
   s.effectiveness_rate = c.number("search.effectiveness_rate");
   if (s.effectiveness_rate < 0 || s.effectiveness_rate > 1) throw ConfigError("search.effectiveness_rate must be in [0, 1]");
   s.llm_temperature = c.number("llm.temperature");

@@ -18,6 +18,9 @@ struct SearchSettings {
   RagMode rag = RagMode::both;  // what retrieval puts into prompts (rag_mode.h)
   std::string rag_index = "default";
   double thought_temperature = 0.05, parent_temperature = 0.1, effectiveness_rate = 0.3;
+  // How EoH draws parents: "rank" (EoH's reference implementation: scale-free weights by rank) or "softmax"
+  // (over speedups, with parent_temperature: near-uniform for 1.00 vs 1.02, near-greedy for 1.0 vs 1.5).
+  std::string parent_selection = "rank";
   double llm_temperature = 0.8;
   int llm_max_tokens = 4096;
   int tuner_max_evaluations = 48;

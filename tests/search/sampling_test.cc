@@ -41,5 +41,20 @@ TEST(Sampling, DistinctPicksNeverRepeat) {
   EXPECT_EQ(softmax_pick_distinct({1, 2}, 5, 1.0, rng).size(), 2u);
 }
 
+TEST(Sampling, RankPicksFollowEohsWeightsWhateverTheScores) {
+  // n = 4: weights 1/5, 1/6, 1/7, 1/8 -> 0.3152, 0.2627, 0.2252, 0.1970 of the draws.
+  Rng rng(5);
+  std::vector<int> count(4, 0);
+  const int draws = 40000;
+  for (int i = 0; i < draws; ++i) count[rank_pick(4, rng)]++;
+  const double expected[] = {0.3152, 0.2627, 0.2252, 0.1970};
+  for (int i = 0; i < 4; ++i) EXPECT_NEAR(static_cast<double>(count[i]) / draws, expected[i], 0.01) << "rank " << i;
+  auto picks = rank_pick_distinct(5, 2, rng);
+  EXPECT_EQ(picks.size(), 2u);
+  EXPECT_NE(picks[0], picks[1]);
+  EXPECT_EQ(rank_pick_distinct(2, 5, rng).size(), 2u);
+  EXPECT_EQ(rank_pick(1, rng), 0u);
+}
+
 }  // namespace
 }  // namespace eok::search
