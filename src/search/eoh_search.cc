@@ -30,6 +30,7 @@ struct Attempt {
 };
 
 struct AttemptResult {
+  bool model_answered = false;  // the LLM saw the request and answered (not refused by the budget, not lost)
   bool has_kernel = false;
   ScoredKernel kernel;
   std::string outcome;
@@ -119,6 +120,7 @@ class EohRun {
     const GeneratedKernel g = ctx_.generator->propose(a.request);
     if (g.called) ctx_.progress.llm_call(g.call_ok, g.cache_hit);
     if (g.stop_run) ctx_.request_stop(g.reason);
+    r.model_answered = g.called && g.call_ok;
     if (!g.ok) {
       r.outcome = "no kernel: " + g.reason;
       return r;
@@ -166,14 +168,17 @@ class EohRun {
 
   void absorb(const std::vector<std::pair<Attempt, AttemptResult>>& results, std::vector<ScoredKernel>& population) {
     for (const auto& [a, r] : results) {
-      // eok or the board failed: the attempt says nothing about its thought, its parent or its kernel.
+      // eok or the board failed, or the model never answered (budget, transport): the attempt says nothing
+      // about its thought, its parent or its kernel.
       if (r.has_kernel && r.kernel.infra_error()) continue;
+      if (!r.has_kernel && !r.model_answered) continue;
       ++held_;
       const ScoredKernel* parent = a.request.parents.empty() ? nullptr : &a.request.parents.front();
       const bool correct = r.has_kernel && r.kernel.ok();
       if (a.request.thought) {
-        const double imp = correct && parent && parent->speedup() > 0 ? r.kernel.speedup() / parent->speedup() - 1
-                                                                       : kFailedProposalImprovement;
+        const double imp = correct && parent && parent->speedup() > 0
+                               ? std::max(kSlowerCorrectImprovementFloor, r.kernel.speedup() / parent->speedup() - 1)
+                               : kFailedProposalImprovement;
         result_.observations.push_back({a.request.thought->id, imp});
       }
       if (r.has_kernel && !correct && parent) feedback_[parent->kernel.id] = failure_feedback(r.kernel);

@@ -26,6 +26,9 @@ struct EohResult {
 
 // Improvement recorded for a proposal that produced no correct kernel (infra_error excepted).
 constexpr double kFailedProposalImprovement = -0.1;
+// A correct child slower than its parent still taught something: its credit is never below this, so it
+// ranks above a failure.
+constexpr double kSlowerCorrectImprovementFloor = -0.05;
 
 // Runs search `index` of `iteration` from the run's archive (non-empty, correct kernels). Deterministic
 // given the run seed and the replies; stops early when ctx.stop is set.

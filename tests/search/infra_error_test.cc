@@ -6,6 +6,7 @@
 #include <spdlog/spdlog.h>
 
 #include <atomic>
+#include <map>
 #include <memory>
 
 #include "evaluator/task.h"
@@ -240,6 +241,35 @@ TEST_F(InfraErrorTest, AnInfraErrorIsNotChargedToItsThoughtNorFedBackNorKept) {
   const std::string logged = log.text();
   EXPECT_NE(logged.find("infra_error: the reference of relu_f32 failed (scripted); not held against the kernel"), std::string::npos)
       << logged;
+}
+
+TEST_F(InfraErrorTest, ThoughtsAreCreditedForWhatTheModelDidNotForWhatItNeverSaw) {
+  settings_.population = 3;
+  settings_.generations = 1;
+  idea_pool::IdeaPool ideas = pool();
+  idea_pool::Thought third;
+  third.id = "I1.T3";
+  third.description = "thought I1.T3";
+  third.effectiveness = 0.1;
+  ideas.ideas[0].thoughts.push_back(third);
+  ScriptedJudge judge;
+  // T1: a correct kernel twice as slow as its parent; T2: an answer without a kernel; T3: never answered.
+  ScriptedGenerator gen([](const search::ProposalRequest& r) -> std::string {
+    if (r.op != "init") return "UNANSWERED";
+    if (r.thought->id == "I1.T1") return "candidate slow; CYCLES=2000\n";
+    if (r.thought->id == "I1.T2") return "UNUSABLE";
+    return "UNANSWERED";
+  });
+  auto evals = service(judge);
+  const ScoredKernel base = evals->baseline();
+  auto c = context(*evals, &gen, &ideas);
+  const search::EohResult res = search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {});
+  std::map<std::string, double> credit;
+  for (const auto& o : res.observations) credit[o.id] = o.improvement;
+  ASSERT_TRUE(credit.count("I1.T1") && credit.count("I1.T2")) << "both answered thoughts are credited";
+  EXPECT_GT(credit["I1.T1"], credit["I1.T2"]) << "a correct but slower kernel ranks above a failure";
+  EXPECT_DOUBLE_EQ(credit["I1.T2"], search::kFailedProposalImprovement);
+  EXPECT_FALSE(credit.count("I1.T3")) << "a thought the model never answered was charged " << credit["I1.T3"];
 }
 
 TEST_F(InfraErrorTest, InfraErrorsInARowStopTheRunAndSayWhatToCheck) {

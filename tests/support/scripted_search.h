@@ -82,10 +82,14 @@ class ScriptedGenerator final : public search::Generator {
   explicit ScriptedGenerator(std::function<std::string(const search::ProposalRequest&)> source_for)
       : source_for_(std::move(source_for)) {}
 
+  // The source "UNANSWERED" stands for a request the model never answered (budget, transport), "UNUSABLE"
+  // for an answer with no kernel in it.
   search::GeneratedKernel propose(const search::ProposalRequest& req) override {
     search::GeneratedKernel g;
     g.source = source_for_(req);
-    g.ok = true;
+    g.called = g.call_ok = g.source != "UNANSWERED";
+    g.ok = g.called && g.source != "UNUSABLE";
+    if (!g.ok) g.reason = g.called ? "no code block" : "the LLM did not answer";
     g.idea = "scripted " + req.op;
     std::lock_guard<std::mutex> lock(mutex_);
     requests_.push_back(req);
