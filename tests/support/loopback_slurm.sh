@@ -20,7 +20,9 @@ stop() {
     [ -r "$dir/$f" ] && kill -TERM "$(cat "$dir/$f")" 2>/dev/null || true
   done
   sleep 0.3
-  # Job steps outlive slurmd: they carry this SLURM_CONF in their environment.
+  # Job steps outlive slurmd: they carry this SLURM_CONF in their environment. This script and what it
+  # starts from here on must not carry it, or the sweep would kill itself.
+  unset SLURM_CONF
   for p in /proc/[0-9]*; do
     if (tr '\0' '\n' < "$p/environ") 2>/dev/null | grep -qx "SLURM_CONF=$dir/slurm.conf"; then kill -KILL "${p#/proc/}" 2>/dev/null || true; fi
   done
