@@ -120,6 +120,7 @@ nlohmann::json BoardTiming::to_json() const {
           {"mad", mad},
           {"min", min},
           {"median_cycles", median_cycles},
+          {"mad_cycles", mad_cycles},
           {"timer_overhead", timer_overhead},
           {"seccomp", seccomp},
           {"governor", governor},

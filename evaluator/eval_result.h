@@ -50,6 +50,7 @@ struct BoardTiming {
   std::vector<double> samples;  // every timed call, in call order, the timer's own overhead subtracted
   double median = 0, mad = 0, min = 0;  // in `unit`
   double median_cycles = 0;    // the kernel's time on the board
+  double mad_cycles = 0;       // its noise: the MAD in cycles
   double timer_overhead = 0;   // subtracted from every sample, in `unit`
   unsigned warmup = 0;
   bool seccomp = false;        // the harness's own filter was installed on the board

@@ -62,13 +62,12 @@ Toolchain find_toolchain(const BoardProfile& board) {
   if (t.clang.empty()) throw ToolchainError("clang-22 not found: " + std::string(kClangFix));
   t.objcopy = tool("EOK_OBJCOPY", "llvm-objcopy-22");
   if (t.objcopy.empty()) throw ToolchainError("llvm-objcopy-22 not found: " + std::string(kClangFix));
-  {  // every board: a real one checks kernels on its virtual twin first
-    t.qemu = tool("EOK_QEMU", board.qemu.binary);
-    if (t.qemu.empty()) throw ToolchainError(board.qemu.binary + " not found: " + kQemuFix);
-    t.plugin = plugin_path();
-    if (!fs::exists(t.plugin)) throw ToolchainError("the virtual board's plugin " + t.plugin.string() + " is missing: " + kPluginFix);
-    t.qemu_version = version_of(t.qemu);
-  }
+  // Every board needs the emulator: a real one checks kernels on its virtual twin first.
+  t.qemu = tool("EOK_QEMU", board.qemu.binary);
+  if (t.qemu.empty()) throw ToolchainError(board.qemu.binary + " not found: " + kQemuFix);
+  t.plugin = plugin_path();
+  if (!fs::exists(t.plugin)) throw ToolchainError("the virtual board's plugin " + t.plugin.string() + " is missing: " + kPluginFix);
+  t.qemu_version = version_of(t.qemu);
   t.clang_version = version_of(t.clang);
   if (t.clang_version.empty()) throw ToolchainError(t.clang.string() + " --version failed: " + kClangFix);
   return t;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 
 #include "evaluator/remote/remote_script.h"
@@ -15,6 +16,12 @@ namespace {
 constexpr int kSigsys = 31;  // on riscv64 Linux, as everywhere eok runs
 
 std::string first_line(const std::string& s) { return printable_line(s); }
+
+// "ENOSYS", or "errno N" for a number this libc has no name for (the board reports its own numbers).
+std::string errno_name(int e) {
+  const char* name = strerrorname_np(e);
+  return name ? name : "errno " + std::to_string(e);
+}
 
 std::string timer_name(int timer) {
   switch (timer) {
@@ -148,26 +155,28 @@ TimingOutcome BoardTimer::time(const TimingRequest& req) {
   }
   std::tie(b.median, b.mad) = median_and_mad(b.samples);
   b.min = *std::min_element(b.samples.begin(), b.samples.end());
-  b.median_cycles = b.unit == "ns" ? b.median * board_.clock_ghz : b.median;
+  const double to_cycles = b.unit == "ns" ? board_.clock_ghz : 1.0;
+  b.median_cycles = b.median * to_cycles;
+  b.mad_cycles = b.mad * to_cycles;
   b.seccomp = rec.board->seccomp_errno == 0;
   std::vector<std::string> notes;
   if (!b.seccomp) {
-    notes.push_back(std::string("the board refused the harness's seccomp filter (") + strerrorname_np(rec.board->seccomp_errno) +
+    notes.push_back("the board refused the harness's seccomp filter (" + errno_name(rec.board->seccomp_errno) +
                     "): the kernel ran without it");
   }
   if (rec.board->perf_errno != 0) {
-    notes.push_back(std::string("perf_event_open unavailable (") + strerrorname_np(static_cast<int>(rec.board->perf_errno)) +
+    notes.push_back("perf_event_open unavailable (" + errno_name(static_cast<int>(rec.board->perf_errno)) +
                     "): timed with " + b.timer);
   }
   if (rec.board->pinned_core < -1) {
-    notes.push_back("could not pin to core " + std::to_string(m.core) + " (" + strerrorname_np(-rec.board->pinned_core) + ")");
+    notes.push_back("could not pin to core " + std::to_string(m.core) + " (" + errno_name(-rec.board->pinned_core) + ")");
   }
   b.governor = report.fact("governor");
   if (b.governor == "none" || b.governor.empty()) notes.push_back("no cpufreq governor to read");
   else if (b.governor != "performance") notes.push_back("governor '" + b.governor + "', not 'performance': the clock may vary");
   const std::string temp = report.fact("temperature-millicelsius");
   if (temp.empty() || temp == "none") notes.push_back("no temperature sensor");
-  else b.temperature_c = std::stod(temp) / 1000.0;
+  else b.temperature_c = std::strtod(temp.c_str(), nullptr) / 1000.0;
   if (!report.fact("still-hot").empty()) notes.push_back("still above max_temperature_c after the wait");
   for (size_t i = 0; i < notes.size(); ++i) b.notes += (i ? "; " : "") + notes[i];
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

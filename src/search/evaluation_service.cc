@@ -1,9 +1,8 @@
 #include "src/search/evaluation_service.h"
 
-#include <algorithm>
-
 #include <chrono>
 
+#include "evaluator/remote/board_timer.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/search/sampling.h"
@@ -115,23 +114,13 @@ std::optional<nlohmann::json> board_measurement(const db::EvaluationRecord& e) {
   return std::nullopt;
 }
 
-double noise_in_cycles(const nlohmann::json& m) {
-  const double mad = m.value("mad", 0.0), median = m.value("median", 0.0), cycles = m.value("median_cycles", 0.0);
-  return median > 0 ? mad * cycles / median : 0.0;  // the MAD in the timer's unit, scaled to cycles
-}
-
-double median_of(std::vector<double> v) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
+double median_of(std::vector<double> v) { return evaluator::remote::median_and_mad(std::move(v)).first; }
 
 }  // namespace
 
 double ScoredKernel::noise() const {
   const auto m = board_measurement(eval);
-  return m ? noise_in_cycles(*m) : 0.0;
+  return m ? m->value("mad_cycles", 0.0) : 0.0;
 }
 
 bool ScoredKernel::measured_on_board() const { return board_measurement(eval).has_value(); }
@@ -153,7 +142,7 @@ Remeasured EvaluationService::remeasure_against(const db::KernelRecord& champion
         return out;
       }
       (k == &baseline ? base : champ).push_back(r.measurement->median_cycles);
-      noise.push_back(r.measurement->median > 0 ? r.measurement->mad * r.measurement->median_cycles / r.measurement->median : 0);
+      noise.push_back(r.measurement->mad_cycles);
     }
     ++out.rounds;
   }
@@ -206,7 +195,7 @@ ScoredKernel EvaluationService::submit(db::KernelRecord k, bool* duplicate) {
   {
     // A copy of ker0 (the same program, whatever its comments say) is ker0, not a kernel of the run: the
     // paper's #Success does not count the reference.
-    std::unique_lock<std::mutex> lock(mutex_);
+    std::lock_guard<std::mutex> lock(mutex_);
     if (baseline_ && k.hash == baseline_->kernel.hash) {
       if (duplicate) *duplicate = true;
       return *baseline_;

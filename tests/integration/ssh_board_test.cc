@@ -407,6 +407,31 @@ TEST_F(SshBoards, TheBoardHarnessMakesOnlySystemCallsItsOwnFilterAllows) {
   EXPECT_GT(calls, 10);
 }
 
+TEST_F(SshBoards, ATimeNoKernelCanReachIsNotBelieved) {
+  // A "board" whose records come back forged: every call took 1 tick (what a kernel that overwrote the
+  // harness's timer state could report).
+  const fs::path forge = board_dir() / "forge-exec";
+  std::ofstream(forge) << "#!/bin/sh\n"
+                          "qemu-riscv64 -cpu rv64,v=true,vlen=256,elen=64,vext_spec=v1.0,Zfh=true,zba=true,zbb=true,zbs=true \"$@\" | python3 -c '\n"
+                          "import struct, sys\n"
+                          "d = bytearray(sys.stdin.buffer.read()); i = 0\n"
+                          "sizes = {0x44524f42: 32, 0x454d4954: 16, 0x4c474953: 40}\n"
+                          "while i + 4 <= len(d):\n"
+                          "    m = struct.unpack_from(\"<I\", d, i)[0]\n"
+                          "    if m == 0x454d4954: struct.pack_into(\"<Q\", d, i + 8, 1)\n"
+                          "    i += sizes.get(m, len(d))\n"
+                          "sys.stdout.buffer.write(d)'\n";
+  fs::permissions(forge, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
+                             fs::perms::others_exec);
+  const fs::path board = variant("forged", {{"exec_prefix = [\"" + (board_dir() / "board-exec").string() + "\"]",
+                                             "exec_prefix = [\"" + forge.string() + "\"]"}});
+  const ProcessResult r = eval(board, (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
+  EXPECT_EQ(r.exit_code, 1) << r.err;
+  const auto j = nlohmann::json::parse(r.out);
+  EXPECT_EQ(j["status"], "rejected") << j["message"];
+  EXPECT_EQ(j["evidence"]["rule"], "beyond-roofline") << j["message"];
+}
+
 TEST_F(SshBoards, AMisconfiguredProfileNamesTheKeyToFix) {
   const fs::path board = variant("no-hosts", {{"hosts = [", "# hosts = ["}});
   const ProcessResult r = eval(board, (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
