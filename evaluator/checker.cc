@@ -1,5 +1,6 @@
 #include "evaluator/checker.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -88,6 +89,14 @@ CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& ca
   auto note = [&](Mismatch m) {
     if (result.mismatches.size() < max_mismatches) result.mismatches.push_back(std::move(m));
   };
+  auto note_error = [&](ElemType type, const char* got, const char* expected) {
+    if (task.tolerance.exact() || !elem_is_float(type)) return;
+    const double g = element_value(type, got), x = element_value(type, expected);
+    const double allowed = task.tolerance.atol + task.tolerance.rtol * std::fabs(x);
+    if (std::isfinite(g) && std::isfinite(x) && allowed > 0) {
+      result.tolerance_used = std::max(result.tolerance_used, std::fabs(g - x) / allowed);
+    }
+  };
   for (size_t ci = 0; ci < cases.size(); ++ci) {
     const std::string sizes = format_sizes(cases[ci].sizes) + (cases[ci].timed ? " (timed)" : "");
     const CallOutput* ref = reference.find_call(static_cast<uint32_t>(ci));
@@ -142,7 +151,10 @@ CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& ca
       }
       size_t bad = 0;
       for (size_t k = 0; k + es <= e.size(); k += es) {
-        if (element_ok(spec.type, g->data.data() + k, e.data() + k, task.tolerance)) continue;
+        if (element_ok(spec.type, g->data.data() + k, e.data() + k, task.tolerance)) {
+          note_error(spec.type, g->data.data() + k, e.data() + k);
+          continue;
+        }
         std::string want = show(spec.type, element_value(spec.type, e.data() + k));
         std::string have = show(spec.type, element_value(spec.type, g->data.data() + k));
         if (want == have) want += show_bits(spec.type, e.data() + k), have += show_bits(spec.type, g->data.data() + k);
@@ -165,7 +177,9 @@ CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& ca
       char rb[8], gb[8];
       std::memcpy(rb, &ref->ret_bits, 8);
       std::memcpy(gb, &got->ret_bits, 8);
-      if (!element_ok(rt, gb, rb, task.tolerance)) {
+      if (element_ok(rt, gb, rb, task.tolerance)) {
+        note_error(rt, gb, rb);
+      } else {
         ++total_bad;
         const std::string want = show(rt, element_value(rt, rb)), have = show(rt, element_value(rt, gb));
         if (first_summary.empty()) first_summary = "return value expected " + want + " got " + have + " at " + sizes;

@@ -20,6 +20,10 @@ struct CheckResult {
   std::vector<Mismatch> mismatches;    // the first few, in case order
 
   std::string rule;                    // for rejected: the rule broken
+
+  // How much of the tolerance the closest-to-failing element used: max |got - expected| / (atol + rtol *
+  // |expected|) over every finite element compared (0 for exact tasks and non-finite values).
+  double tolerance_used = 0;
 };
 
 // Both measurements must hold every call (the caller handles crashed or truncated runs first).

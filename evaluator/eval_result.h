@@ -79,6 +79,8 @@ struct EvalResult {
   std::optional<double> baseline_cycles;
   std::vector<double> timed_call_cycles;  // every timed call's modeled cycles, fastest first; `cycles` is the median
   std::optional<double> speedup;
+  std::optional<double> tolerance_used;   // correct kernels: CheckResult::tolerance_used
+  std::optional<double> roofline_cycles;  // the task's bound on this board, when it has one
   std::optional<cost::CostReport> cost;
   // On a real board: `cycles` is the board's median; the virtual twin's model stays here, and the
   // measurement says how the board took it.

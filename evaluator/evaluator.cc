@@ -346,6 +346,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   res.mismatches = check.mismatches;
   if (!check.rule.empty()) res.rule = check.rule;
   if (check.status != EvalStatus::ok) return finish(check.status, check.message);
+  res.tolerance_used = check.tolerance_used;
 
   // One profile per timed call, each complete; the median timed call is the kernel's time.
   std::vector<size_t> timed;
@@ -372,6 +373,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   res.timings.model = since(t);
   res.cycles = res.cost->cycles;
   const double roof = cfg_.roofline_cycles ? cfg_.roofline_cycles(task) : 0;
+  if (roof > 0) res.roofline_cycles = roof;
   if (roof > 0 && *res.cycles < kRooflineMargin * roof) {
     res.rule = "beyond-roofline";
     return finish(EvalStatus::rejected, "beyond-roofline: modeled " + std::to_string(static_cast<long long>(*res.cycles)) +

@@ -32,6 +32,7 @@ struct Attempt {
 struct AttemptResult {
   bool model_answered = false;  // the LLM saw the request and answered (not refused by the budget, not lost)
   bool has_kernel = false;
+  bool repeat = false;          // the kernel was one evaluated before (in this run or an earlier one)
   ScoredKernel kernel;
   std::string outcome;
 };
@@ -41,12 +42,13 @@ class EohRun {
   EohRun(SearchContext& ctx, uint64_t run_seed, int iteration, int index)
       : ctx_(ctx), iteration_(iteration), index_(index), rng_(derive_seed(run_seed, {uint64_t(iteration), uint64_t(index)})) {}
 
-  EohResult run(const std::vector<ScoredKernel>& archive, const Effectiveness& eff) {
+  EohResult run(const std::vector<ScoredKernel>& archive, const Effectiveness& eff, const idea_pool::Idea* drawn) {
+    archive_ = archive;
     const ScoredKernel parent = archive[pick_parents(archive, 1).front()];
     const int P = ctx_.settings.population;
     std::vector<Attempt> init;
-    if (ctx_.pool) {
-      const auto& idea = ctx_.pool->ideas[rng_.index(ctx_.pool->ideas.size())];
+    if (ctx_.pool && drawn) {
+      const auto& idea = *drawn;
       result_.idea_id = idea.id;
       std::vector<double> scores;
       for (const auto& t : idea.thoughts) scores.push_back(eff.count(t.id) ? eff.at(t.id) : t.effectiveness);
@@ -60,16 +62,22 @@ class EohRun {
     }
     std::vector<ScoredKernel> population = {parent};
     absorb(run_batch(init), population);
+    // As EoH: each operator makes its children from the population as the previous operator left it.
     for (int g = 1; g <= ctx_.settings.generations && !ctx_.stop; ++g) {
-      std::vector<Attempt> batch;
-      for (const char* op : kOperators) {
-        const bool crossover = op[0] == 'E';
-        std::vector<size_t> idx = pick_parents(population, crossover ? 2 : 1);
-        std::vector<ScoredKernel> parents;
-        for (size_t i : idx) parents.push_back(population[i]);
-        batch.push_back(attempt(op, parents, g));
+      if (at_roofline(population.front())) {
+        // A kernel at its bound leaves little to find: the search ends instead of spending the budget.
+        ctx_.progress.note("iter " + std::to_string(iteration_ + 1) + " search " + std::to_string(index_ + 1) +
+                           ": the best kernel is within " + std::to_string(static_cast<int>(100 * (kAtRooflineFactor - 1) + 0.5)) +
+                           "% of the task's roofline; the search stops here");
+        result_.stopped_at_roofline = true;
+        break;
       }
-      absorb(run_batch(batch), population);
+      for (const char* op : kOperators) {
+        if (ctx_.stop) break;
+        std::vector<Attempt> batch;
+        for (int c = 0; c < ctx_.settings.offspring; ++c) batch.push_back(attempt(op, pick_operator_parents(op, population), g));
+        absorb(run_batch(batch), population);
+      }
     }
     result_.population = population;
     // The idea is judged by what its search found; a search whose every kernel met a failing board found
@@ -82,6 +90,21 @@ class EohRun {
   }
 
  private:
+  // One parent for M operators; two for E operators, the second from the archive (the run's best kernels
+  // of earlier iterations) when the population holds only one kernel.
+  std::vector<ScoredKernel> pick_operator_parents(const std::string& op, const std::vector<ScoredKernel>& population) {
+    std::vector<ScoredKernel> parents;
+    for (size_t i : pick_parents(population, op[0] == 'E' ? 2 : 1)) parents.push_back(population[i]);
+    if (op[0] == 'E' && parents.size() < 2) {
+      std::vector<ScoredKernel> others;
+      for (const auto& k : archive_) {
+        if (k.kernel.hash != parents.front().kernel.hash) others.push_back(k);
+      }
+      if (!others.empty()) parents.push_back(others[pick_parents(others, 1).front()]);
+    }
+    return parents;
+  }
+
   // `k` distinct parents from `pool` (sorted best first), as search.parent_selection says.
   std::vector<size_t> pick_parents(const std::vector<ScoredKernel>& pool, size_t k) {
     if (ctx_.settings.parent_selection == "softmax") {
@@ -139,6 +162,7 @@ class EohRun {
     bool duplicate = false;
     r.kernel = ctx_.evals.submit(k, &duplicate);
     r.has_kernel = true;
+    r.repeat = duplicate;
     ctx_.generator->attach(g.llm_call_id, r.kernel.kernel.id);
     char buf[64];
     std::snprintf(buf, sizeof buf, " %.3fx", r.kernel.speedup());
@@ -181,7 +205,8 @@ class EohRun {
                                : kFailedProposalImprovement;
         result_.observations.push_back({a.request.thought->id, imp});
       }
-      if (r.has_kernel && !correct && parent) feedback_[parent->kernel.id] = failure_feedback(r.kernel);
+      if (r.has_kernel && !correct && parent) feedback_[parent->kernel.id] += failure_feedback(r.kernel, parent);
+      else if (r.repeat && parent && a.request.op[0] != 'E') feedback_[parent->kernel.id] += repeat_notice(r.kernel);
       if (!correct) continue;
       const bool present = std::any_of(population.begin(), population.end(),
                                        [&](const ScoredKernel& k) { return k.kernel.hash == r.kernel.kernel.hash; });
@@ -195,6 +220,7 @@ class EohRun {
   const int iteration_, index_;
   Rng rng_;
   EohResult result_;
+  std::vector<ScoredKernel> archive_;  // the run's best kernels when this search began
   std::map<int64_t, std::string> feedback_;  // parent kernel id -> why its last child failed
   int held_ = 0;                              // attempts whose outcome tells something (not infra_error)
 };
@@ -202,8 +228,25 @@ class EohRun {
 }  // namespace
 
 EohResult run_eoh_search(SearchContext& ctx, uint64_t run_seed, int iteration, int index,
-                         const std::vector<ScoredKernel>& archive, const Effectiveness& effectiveness) {
-  return EohRun(ctx, run_seed, iteration, index).run(archive, effectiveness);
+                         const std::vector<ScoredKernel>& archive, const Effectiveness& effectiveness,
+                         const idea_pool::Idea* idea) {
+  return EohRun(ctx, run_seed, iteration, index).run(archive, effectiveness, idea);
+}
+
+std::vector<const idea_pool::Idea*> draw_ideas(const idea_pool::IdeaPool& pool, const Effectiveness& effectiveness,
+                                              size_t count, bool by_effectiveness, double temperature, Rng& rng) {
+  std::vector<const idea_pool::Idea*> out;
+  if (pool.ideas.empty()) return out;
+  std::vector<double> scores;
+  for (const auto& idea : pool.ideas) {
+    auto it = effectiveness.find(idea.id);
+    scores.push_back(it != effectiveness.end() ? it->second : idea.effectiveness);
+  }
+  const double temp = by_effectiveness ? temperature : 0.0;
+  while (out.size() < count) {
+    for (size_t i : softmax_pick_distinct(scores, count - out.size(), temp, rng)) out.push_back(&pool.ideas[i]);
+  }
+  return out;
 }
 
 }  // namespace eok::search

@@ -1,11 +1,13 @@
-// One idea-guided EoH search (DESIGN.md section 1): pick an idea uniformly, sample thoughts by softmax
-// over their effectiveness and a parent by softmax over speedup, build the initial population by applying
-// each thought to the parent, then run EoH generations of the five strategies, keeping the best.
+// One idea-guided EoH search (DESIGN.md section 1): given its idea, sample thoughts by softmax over their
+// effectiveness and a parent by rank, build the initial population by applying each thought to the
+// parent, then run EoH generations: each of the five operators in turn makes its children from the
+// population, which is trimmed to its size after every operator.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "src/search/sampling.h"
 #include "src/search/search_context.h"
 
 namespace eok::search {
@@ -22,6 +24,7 @@ struct EohResult {
   std::vector<ScoredKernel> population;    // the best kernels at the end, fastest first
   std::vector<Observation> observations;
   std::string idea_id;                      // "" for plain EoH
+  bool stopped_at_roofline = false;         // ended early: its best kernel was at the task's bound
 };
 
 // Improvement recorded for a proposal that produced no correct kernel (infra_error excepted).
@@ -30,9 +33,17 @@ constexpr double kFailedProposalImprovement = -0.1;
 // ranks above a failure.
 constexpr double kSlowerCorrectImprovementFloor = -0.05;
 
-// Runs search `index` of `iteration` from the run's archive (non-empty, correct kernels). Deterministic
-// given the run seed and the replies; stops early when ctx.stop is set.
+// Runs search `index` of `iteration` from the run's archive (non-empty, correct kernels, best first), seeded
+// by `idea` (an idea of ctx.pool; null for plain EoH). Deterministic given the run seed and the replies;
+// stops early when ctx.stop is set or when its best kernel is at the task's roofline.
 EohResult run_eoh_search(SearchContext& ctx, uint64_t run_seed, int iteration, int index,
-                         const std::vector<ScoredKernel>& archive, const Effectiveness& effectiveness);
+                         const std::vector<ScoredKernel>& archive, const Effectiveness& effectiveness,
+                         const idea_pool::Idea* idea);
+
+// The ideas of `pool` for `count` parallel searches: drawn without replacement (a search shares its idea
+// with another only when the pool has fewer ideas than searches), by softmax over their effectiveness
+// with `temperature` (uniform when `by_effectiveness` is false). Deterministic given `rng`.
+std::vector<const idea_pool::Idea*> draw_ideas(const idea_pool::IdeaPool& pool, const Effectiveness& effectiveness,
+                                              size_t count, bool by_effectiveness, double temperature, Rng& rng);
 
 }  // namespace eok::search

@@ -4,9 +4,14 @@
 #include <future>
 #include <map>
 
+#include "src/search/sampling.h"
+
 namespace eok::search {
 
 namespace {
+
+// The place of an iteration's idea draw among the run's seeded choices (searches use their index).
+constexpr uint64_t kIdeaDrawPlace = 0x1dea;
 
 Effectiveness initial_effectiveness(const idea_pool::IdeaPool* pool) {
   Effectiveness eff;
@@ -43,10 +48,18 @@ LoopResult run_eok_loop(SearchContext& ctx, db::KernelDb& db, const std::string&
     });
     if (archive.size() > static_cast<size_t>(s.top_k)) archive.resize(s.top_k);
 
+    // Each parallel search gets its own idea, drawn by what the run has learned so far.
+    std::vector<const idea_pool::Idea*> ideas(static_cast<size_t>(s.parallel), nullptr);
+    if (ctx.pool) {
+      Rng rng(derive_seed(run_seed, {uint64_t(it), kIdeaDrawPlace}));
+      ideas = draw_ideas(*ctx.pool, eff, static_cast<size_t>(s.parallel), s.idea_softmax, s.idea_temperature, rng);
+      ideas.resize(static_cast<size_t>(s.parallel), nullptr);
+    }
     std::vector<std::future<EohResult>> searches;
     for (int i = 0; i < s.parallel; ++i) {
-      searches.push_back(std::async(std::launch::async,
-                                    [&, i] { return run_eoh_search(ctx, run_seed, it, i, archive, eff); }));
+      searches.push_back(std::async(std::launch::async, [&, i] {
+        return run_eoh_search(ctx, run_seed, it, i, archive, eff, ideas[static_cast<size_t>(i)]);
+      }));
     }
     std::map<std::string, std::vector<double>> observed;
     for (auto& f : searches) {

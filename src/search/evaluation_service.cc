@@ -22,7 +22,7 @@ db::EvaluationRecord to_record(const evaluator::EvalResult& r, int64_t kernel_id
   e.message = r.message;
   const nlohmann::json j = r.to_json();
   nlohmann::json evidence = {{"evidence", j["evidence"]}, {"profile", j["profile"]}, {"timings_s", j["timings_s"]},
-                             {"sandbox", j["sandbox"]}};
+                             {"sandbox", j["sandbox"]}, {"roofline_cycles", j["roofline_cycles"]}};
   if (j.contains("measurement")) {
     evidence["measurement"] = j["measurement"];
     evidence["modeled_cycles"] = j["modeled_cycles"];

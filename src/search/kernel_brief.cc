@@ -7,6 +7,8 @@
 #include <sstream>
 #include <vector>
 
+#include "src/common/text_diff.h"
+
 namespace eok::search {
 
 namespace {
@@ -33,21 +35,29 @@ std::string kernel_brief(const ScoredKernel& k, bool with_profile) {
   out << perf;
   const auto j = evidence(k);
   const auto& profile = j.contains("profile") ? j["profile"] : nlohmann::json();
+  if (profile.is_object()) out << ", " << profile.value("bound", "compute") << "-bound";
+  out << "\n";
+  if (const std::string roof = roofline_line(k); !roof.empty()) out << roof << "\n";
+  if (j.contains("evidence") && j["evidence"].value("tolerance_used", nlohmann::json()).is_number()) {
+    std::snprintf(perf, sizeof perf, "Accuracy: its worst element used %.0f%% of the tolerance\n",
+                  100 * j["evidence"]["tolerance_used"].get<double>());
+    out << perf;
+  }
   if (profile.is_object()) {
-    out << ", " << profile.value("bound", "compute") << "-bound";
     if (with_profile && profile.contains("cycles_by_class")) {
       std::vector<std::pair<double, std::string>> classes;
       for (const auto& [name, cyc] : profile["cycles_by_class"].items()) classes.emplace_back(cyc.get<double>(), name);
       std::sort(classes.rbegin(), classes.rend());
       const double total = std::max(1.0, profile.value("compute_cycles", 1.0));
-      out << "; time by instruction class:";
+      out << "Time by instruction class:";
       for (size_t i = 0; i < classes.size() && i < 5; ++i) {
         std::snprintf(perf, sizeof perf, " %s %.0f%%", classes[i].second.c_str(), 100 * classes[i].first / total);
         out << perf;
       }
+      out << "\n";
       if (profile.contains("hot_blocks") && !profile["hot_blocks"].empty()) {
         const auto& hot = profile["hot_blocks"][0];
-        std::snprintf(perf, sizeof perf, "\nHottest block: %.0f%% of the time, %.1f cycles per execution, vtype %s:\n",
+        std::snprintf(perf, sizeof perf, "Hottest block: %.0f%% of the time, %.1f cycles per execution, vtype %s:\n",
                       100 * hot.value("cycles", 0.0) / total, hot.value("cycles_per_execution", 0.0),
                       hot.value("vtype", "?").c_str());
         out << perf;
@@ -59,16 +69,58 @@ std::string kernel_brief(const ScoredKernel& k, bool with_profile) {
       }
     }
   }
-  out << "\nCode:\n```c\n" << k.kernel.source;
+  out << "Code:\n```c\n" << k.kernel.source;
   if (!k.kernel.source.empty() && k.kernel.source.back() != '\n') out << "\n";
   out << "```\n";
   return out.str();
 }
 
-std::string failure_feedback(const ScoredKernel& failed) {
+std::string roofline_line(const ScoredKernel& k) {
+  const auto j = evidence(k);
+  const double roof = j.value("roofline_cycles", nlohmann::json()).is_number() ? j["roofline_cycles"].get<double>() : 0;
+  if (roof <= 0 || k.cycles() <= 0) return "";
+  char buf[256];
+  if (at_roofline(k)) {
+    std::snprintf(buf, sizeof buf,
+                  "Roofline: no kernel can take fewer than about %.0f cycles here, and this one takes %.2fx that: it is "
+                  "at its bound, so little is left to gain; only a change that removes memory traffic or work can help",
+                  roof, k.cycles() / roof);
+  } else {
+    std::snprintf(buf, sizeof buf, "Roofline: no kernel can take fewer than about %.0f cycles here; this one takes %.2fx that",
+                  roof, k.cycles() / roof);
+  }
+  return buf;
+}
+
+bool at_roofline(const ScoredKernel& k) {
+  const auto j = evidence(k);
+  const double roof = j.value("roofline_cycles", nlohmann::json()).is_number() ? j["roofline_cycles"].get<double>() : 0;
+  return roof > 0 && k.cycles() > 0 && k.cycles() <= kAtRooflineFactor * roof;
+}
+
+std::string repeat_notice(const ScoredKernel& repeated) {
+  char buf[96];
+  std::snprintf(buf, sizeof buf, ", %.2fx the baseline", repeated.speedup());
+  return "The last proposal from this kernel was a repeat of kernel #" + std::to_string(repeated.kernel.id) +
+         ", already evaluated (" + repeated.eval.status + (repeated.ok() ? buf : "") + "; its idea: " +
+         (repeated.kernel.description.empty() ? "not stated" : repeated.kernel.description) +
+         "). Propose something that differs from it.\n";
+}
+
+std::string failure_feedback(const ScoredKernel& failed, const ScoredKernel* parent) {
   if (failed.infra_error()) return "";
   std::ostringstream out;
+  out << "Its idea: " << (failed.kernel.description.empty() ? "(not stated)" : failed.kernel.description) << "\n";
   out << "Its status was " << failed.eval.status << ": " << failed.eval.message << "\n";
+  if (parent && !parent->kernel.source.empty()) {
+    std::string diff = unified_diff(parent->kernel.source, failed.kernel.source, "kernel", "failed attempt", 2);
+    std::istringstream lines(diff);
+    std::string line, kept;
+    size_t n = 0;
+    while (std::getline(lines, line) && n++ < 40) kept += "    " + line + "\n";
+    if (n > 40) kept += "    [... the rest of the change is omitted]\n";
+    if (!kept.empty()) out << "Its change to the kernel:\n" << kept;
+  }
   const auto j = evidence(failed);
   if (!j.contains("evidence")) return out.str();
   const auto& ev = j["evidence"];

@@ -9,6 +9,7 @@
 #include "src/common/log.h"
 #include "src/search/kernel_brief.h"
 #include "src/search/proposal.h"
+#include "src/search/task_brief.h"
 
 namespace eok::search {
 
@@ -23,13 +24,6 @@ double now() {
 std::string board_line(const evaluator::BoardProfile& b) {
   return b.description + "; VLEN " + std::to_string(b.vlen) + ", in-order dual-issue X60 cores with separate vector " +
          "FP, vector integer and vector load/store pipes; cycles are modeled from measured X60 figures";
-}
-
-std::string tolerance_line(const evaluator::Task& t) {
-  if (t.tolerance.exact()) return "exact";
-  char buf[96];
-  std::snprintf(buf, sizeof buf, "|out - ref| <= %g + %g * |ref|", t.tolerance.atol, t.tolerance.rtol);
-  return buf;
 }
 
 std::string examples_text(const idea_pool::Thought* t) {
@@ -47,7 +41,7 @@ std::string examples_text(const idea_pool::Thought* t) {
 const std::vector<std::string>& LlmGenerator::placeholders() {
   static const std::vector<std::string> names = {"board",  "march",   "signature", "tolerance", "task_name",
                                                  "task_id", "timed_sizes", "parent", "parents", "principle",
-                                                 "thought", "examples", "context",  "feedback"};
+                                                 "thought", "examples", "context",  "feedback", "specification", "inputs"};
   return names;
 }
 
@@ -73,7 +67,8 @@ LlmGenerator::LlmGenerator(llm::Llm& llm, const llm::PromptLibrary& prompts, rag
       task_(task),
       board_(board),
       run_id_(std::move(run_id)),
-      settings_(settings) {
+      settings_(settings),
+      specification_(task_specification(task)) {
   for (auto& call : db_.llm_calls(run_id_)) recorded_[call.request_hash] = call;
 }
 
@@ -82,7 +77,9 @@ llm::ChatRequest LlmGenerator::build_request(const ProposalRequest& req, std::st
   v["board"] = board_line(board_);
   v["march"] = task_.march;
   v["signature"] = task_.signature;
-  v["tolerance"] = tolerance_line(task_);
+  v["tolerance"] = task_tolerance(task_);
+  v["specification"] = specification_;
+  v["inputs"] = task_inputs(task_);
   v["task_name"] = task_.name;
   v["task_id"] = task_.id;
   v["timed_sizes"] = evaluator::format_sizes(task_.timed);

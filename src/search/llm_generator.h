@@ -43,6 +43,7 @@ class LlmGenerator : public Generator {
   const evaluator::BoardProfile& board_;
   std::string run_id_;
   const SearchSettings& settings_;
+  const std::string specification_;  // the task's ref.c, read once
   std::mutex mutex_;
   std::map<std::string, db::LlmCallRecord> recorded_;  // by request identity
 };

@@ -27,6 +27,7 @@ SearchSettings SearchSettings::from_config(const Config& c) {
   s.parallel = at_least(c, "search.parallel", 1);
   s.population = at_least(c, "search.population", 1);
   s.generations = at_least(c, "search.generations", 0);
+  s.offspring = at_least(c, "search.offspring", 1);
   s.top_k = at_least(c, "search.top_k", 1);
   s.seed = static_cast<uint64_t>(c.integer("search.seed"));
   const int64_t ec = c.integer("search.eval_concurrency");
@@ -35,6 +36,12 @@ SearchSettings SearchSettings::from_config(const Config& c) {
   const std::string sampling = c.str("search.thought_sampling");
   if (sampling != "softmax" && sampling != "uniform") throw ConfigError("search.thought_sampling must be softmax or uniform");
   s.thought_softmax = sampling == "softmax";
+  const std::string idea_sampling = c.str("search.idea_sampling");
+  if (idea_sampling != "effectiveness" && idea_sampling != "uniform") {
+    throw ConfigError("search.idea_sampling must be effectiveness or uniform (the paper's), not '" + idea_sampling + "'");
+  }
+  s.idea_softmax = idea_sampling == "effectiveness";
+  s.idea_temperature = c.number("search.idea_temperature");
   s.rag = parse_rag_mode(c.str("search.rag"));
   s.rag_index = c.str("search.rag_index");
   s.thought_temperature = c.number("search.thought_temperature");
@@ -52,7 +59,7 @@ SearchSettings SearchSettings::from_config(const Config& c) {
 }
 
 int64_t SearchSettings::planned_proposals() const {
-  return int64_t{iterations} * parallel * (population + 5 * generations);
+  return int64_t{iterations} * parallel * (population + int64_t{5} * offspring * generations);
 }
 
 }  // namespace eok::search

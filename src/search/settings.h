@@ -12,9 +12,12 @@ namespace eok::search {
 struct SearchSettings {
   std::string method;  // "eok", "eoh", "tuner" (resolved; never "auto" once a run starts)
   int iterations = 2, parallel = 2, population = 4, generations = 2, top_k = 8;
+  int offspring = 1;  // children per EoH operator per generation
   uint64_t seed = 0;
   int eval_concurrency = 1;
   bool thought_softmax = true;
+  bool idea_softmax = true;  // ideas by learned effectiveness (false: uniform, as the paper)
+  double idea_temperature = 0.1;
   RagMode rag = RagMode::both;  // what retrieval puts into prompts (rag_mode.h)
   std::string rag_index = "default";
   double thought_temperature = 0.05, parent_temperature = 0.1, effectiveness_rate = 0.3;
@@ -28,7 +31,7 @@ struct SearchSettings {
   // Throws ConfigError for out-of-range values (iterations < 1, unknown method ...).
   static SearchSettings from_config(const Config& config);
 
-  // LLM proposals one run makes at most: iterations * parallel * (population + 5 * generations).
+  // LLM proposals one run makes at most: iterations * parallel * (population + 5 * offspring * generations).
   int64_t planned_proposals() const;
 };
 

@@ -227,7 +227,7 @@ TEST_F(InfraErrorTest, AnInfraErrorIsNotChargedToItsThoughtNorFedBackNorKept) {
   const ScoredKernel base = evals->baseline();
   auto c = context(*evals, &gen, &ideas);
   LogCapture log;
-  const search::EohResult res = search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {});
+  const search::EohResult res = search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {}, &ideas.ideas.front());
 
   for (const auto& o : res.observations) {
     EXPECT_TRUE(o.id != "I1.T1" && o.id != "I1.T2") << "thought " << o.id << " was charged " << o.improvement
@@ -263,7 +263,7 @@ TEST_F(InfraErrorTest, ThoughtsAreCreditedForWhatTheModelDidNotForWhatItNeverSaw
   auto evals = service(judge);
   const ScoredKernel base = evals->baseline();
   auto c = context(*evals, &gen, &ideas);
-  const search::EohResult res = search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {});
+  const search::EohResult res = search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {}, &ideas.ideas.front());
   std::map<std::string, double> credit;
   for (const auto& o : res.observations) credit[o.id] = o.improvement;
   ASSERT_TRUE(credit.count("I1.T1") && credit.count("I1.T2")) << "both answered thoughts are credited";
@@ -280,7 +280,7 @@ TEST_F(InfraErrorTest, InfraErrorsInARowStopTheRunAndSayWhatToCheck) {
   auto evals = service(judge);
   const ScoredKernel base = evals->baseline();
   auto c = context(*evals, &gen, nullptr);
-  const search::EohResult res = search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {});
+  const search::EohResult res = search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {}, nullptr);
   EXPECT_TRUE(c->stop) << "the search kept asking the LLM while every evaluation failed in eok or the board";
   EXPECT_NE(c->ctx->stop_reason.find("eok doctor"), std::string::npos) << c->ctx->stop_reason;
   EXPECT_LE(gen.requests().size(), 4u) << "no new proposal after the run was stopped";
@@ -303,7 +303,7 @@ TEST_F(InfraErrorTest, ACorrectEvaluationBreaksTheStreak) {
   auto evals = service(judge, "r1", 1);
   const ScoredKernel base = evals->baseline();
   auto c = context(*evals, &gen, nullptr);
-  search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {});
+  search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {}, nullptr);
   EXPECT_FALSE(c->stop) << c->ctx->stop_reason;
   EXPECT_EQ(gen.requests().size(), 2u + 5u + 5u);
 }
