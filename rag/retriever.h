@@ -1,6 +1,6 @@
 // The Retriever seam: context for a search prompt, from RISC-V reference documents and the example code
-// of the sampled thoughts. The RAG issue provides the real implementation; until then NoRetriever says
-// that nothing is retrieved, and the search logs it.
+// of the sampled thoughts (src/search/context_retriever.h is the implementation; NoRetriever retrieves
+// nothing, and the search logs it).
 #pragma once
 
 #include <string>
@@ -12,7 +12,8 @@ struct RetrievalQuery {
   std::string strategy;                   // "init", "E1", "E2", "M1", "M2", "M3"
   std::vector<std::string> descriptions;  // the parent kernels' ideas
   std::vector<std::string> code;          // the parent kernels' sources
-  std::vector<std::string> thought_examples;  // example code of the sampled thoughts
+  std::string thought;                    // the search's idea or thought, in words ("" for plain EoH)
+  std::vector<std::string> thought_examples;  // example changes of the search's thoughts, ready to show
 };
 
 struct Retrieved {

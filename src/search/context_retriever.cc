@@ -3,6 +3,7 @@
 #include <regex>
 #include <set>
 
+#include "idea_pool/example_code.h"
 #include "src/common/error.h"
 #include "src/common/log.h"
 
@@ -11,8 +12,9 @@ namespace eok::search {
 namespace {
 
 constexpr size_t kCharsPerToken = 4;
-constexpr size_t kDocHits = 4;
-constexpr size_t kCodeHits = 2;
+constexpr size_t kDocHits = 6;
+constexpr size_t kCodeHits = 4;
+constexpr size_t kMaxIntrinsicNames = 8;
 
 // What each EoH operator is after, in words the reference documents use.
 std::string intent_of(const std::string& op) {
@@ -37,6 +39,34 @@ const idea_pool::CodeExample* find_example(const idea_pool::IdeaPool* pool, cons
   return nullptr;
 }
 
+struct Piece {
+  std::string text, source;
+};
+
+// Adds whole pieces while they fit in `budget` characters (a piece that does not fit is skipped for a
+// smaller one); only when none fits is the first cut at a line. Returns the characters used.
+size_t fill(std::vector<Piece>& pieces, size_t budget, std::vector<rag::Retrieved>& out) {
+  size_t used = 0;
+  for (auto& p : pieces) {
+    if (p.text.empty() || used + p.text.size() > budget) continue;
+    used += p.text.size();
+    out.push_back({std::move(p.text), std::move(p.source)});
+    p.text.clear();
+  }
+  if (used == 0 && !pieces.empty() && budget >= 400) {
+    for (auto& p : pieces) {
+      if (p.text.empty()) continue;
+      std::string cut = p.text.substr(0, budget - 6);
+      cut = cut.substr(0, cut.rfind('\n') + 1) + "[...]\n";
+      used = cut.size();
+      out.push_back({std::move(cut), std::move(p.source)});
+      p.text.clear();
+      break;
+    }
+  }
+  return used;
+}
+
 }  // namespace
 
 ContextRetriever::ContextRetriever(std::optional<rag::DocIndex> docs, std::optional<idea_pool::ExampleIndex> code,
@@ -45,12 +75,16 @@ ContextRetriever::ContextRetriever(std::optional<rag::DocIndex> docs, std::optio
 
 std::string ContextRetriever::query_text(const rag::RetrievalQuery& q) {
   std::string text = intent_of(q.strategy);
+  if (!q.thought.empty()) text += "\n" + q.thought.substr(0, 400);
   for (const auto& d : q.descriptions) text += "\n" + d.substr(0, 400);
-  // The intrinsics the parents use, once each: what the reference passages should explain.
-  static const std::regex intrinsic(R"(__riscv_(v[a-z0-9]+)(_[a-z0-9]+)*)");
+  // A few of the intrinsics the parents use, once each: what the reference passages should explain,
+  // without letting a long list of names outweigh the intent.
+  static const std::regex intrinsic(R"(__riscv_(v[a-z0-9]+?)(_v[vxfwi]+)?_[a-z0-9_]+)");
   std::set<std::string> names;
   for (const auto& code : q.code) {
-    for (std::sregex_iterator it(code.begin(), code.end(), intrinsic), end; it != end && names.size() < 24; ++it) names.insert((*it)[1]);
+    for (std::sregex_iterator it(code.begin(), code.end(), intrinsic), end; it != end && names.size() < kMaxIntrinsicNames; ++it) {
+      names.insert((*it)[1]);
+    }
   }
   if (!names.empty()) {
     text += "\n";
@@ -61,32 +95,38 @@ std::string ContextRetriever::query_text(const rag::RetrievalQuery& q) {
 
 std::vector<rag::Retrieved> ContextRetriever::retrieve(const rag::RetrievalQuery& query, size_t token_budget) {
   std::vector<rag::Retrieved> out;
-  size_t budget = token_budget * kCharsPerToken;
+  const size_t budget = token_budget * kCharsPerToken;
   const std::string text = query_text(query);
-  auto add = [&](std::string piece, std::string source) {
-    if (piece.size() > budget) {
-      if (budget < 200) return;
-      piece = piece.substr(0, budget - 6) + "\n[...]";
-    }
-    budget -= piece.size();
-    out.push_back({std::move(piece), std::move(source)});
-  };
   try {
+    std::vector<Piece> code;
+    for (const auto& e : query.thought_examples) code.push_back({e, "example of the search's thought"});
     if (code_) {
+      std::vector<std::pair<int, Piece>> hits;
       for (const auto& h : code_->search(text, kCodeHits)) {
         const idea_pool::CodeExample* e = find_example(pool_, h.entry);
         if (!e) continue;
-        add("Example change from the kernel library's history (" + h.entry.file + ", commit " + h.entry.commit.substr(0, 10) +
-                "):\n" + e->code,
-            "example " + h.entry.thought + " " + h.entry.commit.substr(0, 10) + " " + h.entry.file);
+        const std::string cleaned = idea_pool::clean_example_code(e->code, budget / 3);
+        if (cleaned.empty()) continue;
+        hits.push_back({idea_pool::example_relevance(*e),
+                        {"Example change from the kernel library's history (" + h.entry.file + ", commit " +
+                             h.entry.commit.substr(0, 10) + "):\n" + cleaned,
+                         "example " + h.entry.thought + " " + h.entry.commit.substr(0, 10) + " " + h.entry.file}});
       }
+      std::stable_sort(hits.begin(), hits.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+      for (auto& [score, piece] : hits) code.push_back(std::move(piece));
     }
+    std::vector<Piece> docs;
     if (docs_) {
       for (const auto& h : docs_->query(text, kDocHits)) {
-        add("[" + h.chunk.source + (h.chunk.section.empty() ? "" : " > " + h.chunk.section) + "]\n" + h.chunk.text,
-            h.chunk.source + ":" + std::to_string(h.chunk.line));
+        docs.push_back({"[" + h.chunk.source + (h.chunk.section.empty() ? "" : " > " + h.chunk.section) + "]\n" + h.chunk.text + "\n",
+                        h.chunk.source + ":" + std::to_string(h.chunk.line)});
       }
     }
+    // Reserved shares, so that neither source crowds out the other; what one leaves goes to the other.
+    const size_t code_share = docs.empty() ? budget : (code.empty() ? 0 : budget * kCodeSharePercent / 100);
+    size_t used = fill(code, code_share, out);
+    used += fill(docs, budget - used, out);
+    if (used < budget) fill(code, budget - used, out);
   } catch (const std::exception& e) {
     log::warn("retrieval failed, the prompt goes without context: {}", e.what());
   }

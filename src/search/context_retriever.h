@@ -1,7 +1,10 @@
 // What a search prompt is shown beyond the task and its parents (the paper's RAG, Table 5): passages of
 // RISC-V reference documents (rag/doc_index.h) and example code of the idea pool (idea_pool/
-// example_index.h), retrieved with the operator's intent, the parents' descriptions and the intrinsics
-// their code uses.
+// example_index.h), retrieved with the operator's intent, the search's thought, the parents' descriptions
+// and a few intrinsics their code uses. Example code (the query's own thought examples first, then the
+// index's hits, RVV C before assembly, cleaned by idea_pool/example_code.h) gets at most
+// kCodeSharePercent of the budget when documents are available; documents get the rest; whole passages
+// are preferred to cut ones.
 //
 // Contract: retrieve() never throws for a query, stays within the token budget (4 characters a token),
 // and is thread-safe. describe() says what it draws from, for the run log.
@@ -22,6 +25,8 @@ namespace eok::search {
 
 class ContextRetriever : public rag::Retriever {
  public:
+  static constexpr size_t kCodeSharePercent = 40;
+
   // Either source may be absent (no index built, a pool without example index): the other one serves.
   // `pool` (may be null) must outlive this; it gives the code of the examples the index names.
   ContextRetriever(std::optional<rag::DocIndex> docs, std::optional<idea_pool::ExampleIndex> code,

@@ -50,6 +50,7 @@ class EohRun {
     if (ctx_.pool && drawn) {
       const auto& idea = *drawn;
       result_.idea_id = idea.id;
+      search_idea_ = drawn;
       std::vector<double> scores;
       for (const auto& t : idea.thoughts) scores.push_back(eff.count(t.id) ? eff.at(t.id) : t.effectiveness);
       const double temp = ctx_.settings.thought_softmax ? ctx_.settings.thought_temperature : 0.0;
@@ -117,7 +118,7 @@ class EohRun {
                   const idea_pool::Idea* idea = nullptr, const idea_pool::Thought* thought = nullptr) {
     Attempt a;
     a.request.op = op;
-    a.request.idea = idea;
+    a.request.idea = idea ? idea : search_idea_;
     a.request.thought = thought;
     a.request.seed = rng_.next();
     a.generation = generation;
@@ -221,6 +222,7 @@ class EohRun {
   Rng rng_;
   EohResult result_;
   std::vector<ScoredKernel> archive_;  // the run's best kernels when this search began
+  const idea_pool::Idea* search_idea_ = nullptr;  // the idea seeding this search (null: plain EoH)
   std::map<int64_t, std::string> feedback_;  // parent kernel id -> why its last child failed
   int held_ = 0;                              // attempts whose outcome tells something (not infra_error)
 };

@@ -17,7 +17,8 @@ constexpr const char* kOperators[] = {"E1", "E2", "M1", "M2", "M3"};
 struct ProposalRequest {
   std::string op;                           // "init", "i1", "E1", "E2", "M1", "M2", "M3"
   std::vector<ScoredKernel> parents;        // one for init/i1/M*, two or more for E*
-  const idea_pool::Idea* idea = nullptr;    // init: the sampled idea and thought
+  const idea_pool::Idea* idea = nullptr;    // the search's idea (null for plain EoH)
+  // init only: the sampled thought applied to the parent
   const idea_pool::Thought* thought = nullptr;
   std::string feedback;                     // why the last attempt from this parent failed ("" if none)
   uint64_t seed = 0;                        // sent with the request; part of its identity

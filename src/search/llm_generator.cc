@@ -5,6 +5,7 @@
 #include <cctype>
 #include <chrono>
 
+#include "idea_pool/example_code.h"
 #include "src/common/hash.h"
 #include "src/common/log.h"
 #include "src/search/kernel_brief.h"
@@ -26,13 +27,23 @@ std::string board_line(const evaluator::BoardProfile& b) {
          "FP, vector integer and vector load/store pipes; cycles are modeled from measured X60 figures";
 }
 
-std::string examples_text(const idea_pool::Thought* t) {
-  if (!t) return "";
-  std::string out;
-  for (size_t i = 0; i < t->examples.size() && i < 2; ++i) {
-    const auto& e = t->examples[i];
-    out += (e.file.empty() ? std::string() : "(" + e.file + ")\n") + e.code.substr(0, 1500) + "\n";
+constexpr size_t kExampleChars = 1500;
+
+// A thought's example changes, the most useful to RVV C first, cleaned (changed hunks with context, no
+// licence headers); at most `count` of them.
+std::vector<std::string> example_texts(const idea_pool::Thought& t, size_t count) {
+  std::vector<std::string> out;
+  for (const idea_pool::CodeExample* e : idea_pool::examples_by_relevance(t)) {
+    if (out.size() == count) break;
+    const std::string code = idea_pool::clean_example_code(e->code, kExampleChars);
+    if (!code.empty()) out.push_back((e->file.empty() ? std::string() : "(" + e->file + ")\n") + code);
   }
+  return out;
+}
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string out;
+  for (const auto& p : parts) out += p + "\n";
   return out;
 }
 
@@ -92,7 +103,7 @@ llm::ChatRequest LlmGenerator::build_request(const ProposalRequest& req, std::st
   if (req.idea) v["principle"] = req.idea->principle;
   if (req.thought) v["thought"] = req.thought->description;
   // Example code is retrieval too: the paper's "no RAG" and "docs only" variants go without it.
-  if (uses_code(settings_.rag)) v["examples"] = examples_text(req.thought);
+  if (uses_code(settings_.rag) && req.thought) v["examples"] = joined(example_texts(*req.thought, 2));
   v["feedback"] = req.feedback;
 
   rag::RetrievalQuery q;
@@ -101,8 +112,14 @@ llm::ChatRequest LlmGenerator::build_request(const ProposalRequest& req, std::st
     q.descriptions.push_back(p.kernel.description);
     q.code.push_back(p.kernel.source);
   }
-  if (req.thought) {
-    for (const auto& e : req.thought->examples) q.thought_examples.push_back(e.code);
+  if (req.thought) q.thought = req.thought->description;
+  else if (req.idea) q.thought = req.idea->principle;
+  // The paper retrieves with the thought's example code: an init prompt shows it already, the later
+  // operators of an idea-seeded search get its thoughts' examples as retrieved code.
+  if (req.idea && !req.thought && uses_code(settings_.rag)) {
+    for (const auto& t : req.idea->thoughts) {
+      for (auto& e : example_texts(t, 1)) q.thought_examples.push_back("Example change for the idea \"" + t.description.substr(0, 200) + "\":\n" + e);
+    }
   }
   std::string ctx;
   for (const auto& r : retriever_.retrieve(q, kContextTokens)) ctx += r.text + "\n";

@@ -7,6 +7,7 @@
 
 #include "evaluator/board_session.h"
 #include "evaluator/task.h"
+#include "idea_pool/example_code.h"
 #include "idea_pool/pool.h"
 #include "rag/retriever.h"
 #include "src/search/context_retriever.h"
@@ -141,6 +142,11 @@ SearchOutcome run_search(SearchRequest req) {
       if (method == "auto") method = pool ? "eok" : "eoh";
       if (method == "eoh" && pool) pool.reset();
       log::info("{}", method == "eoh" ? pool_note + ": running plain EoH" : pool_note);
+      if (pool && idea_pool::pool_is_extractive(*pool)) {
+        log::warn("the idea pool was mined without an LLM (extractive): its thoughts are commit titles, not "
+                  "written optimisation steps, and guide the search weakly; `eok mine` with an LLM configured "
+                  "distils real ones");
+      }
     }
   }
   settings.method = method;
