@@ -83,9 +83,13 @@ class EohRun {
     result_.population = population;
     // The idea is judged by what its search found; a search whose every kernel met a failing board found
     // nothing out about it.
+    // A search whose every answered proposal failed counts as a failed proposal, below one that only
+    // found slower kernels.
     if (!result_.idea_id.empty() && held_ > 0) {
       const double best = population.empty() ? 0 : population.front().speedup();
-      result_.observations.push_back({result_.idea_id, parent.speedup() > 0 ? best / parent.speedup() - 1 : 0});
+      const double gain = parent.speedup() > 0 ? best / parent.speedup() - 1 : 0;
+      result_.observations.push_back({result_.idea_id, correct_children_ == 0 ? kFailedProposalImprovement
+                                                                              : std::max(kSlowerCorrectImprovementFloor, gain)});
     }
     return result_;
   }
@@ -209,6 +213,7 @@ class EohRun {
       if (r.has_kernel && !correct && parent) feedback_[parent->kernel.id] += failure_feedback(r.kernel, parent);
       else if (r.repeat && parent && a.request.op[0] != 'E') feedback_[parent->kernel.id] += repeat_notice(r.kernel);
       if (!correct) continue;
+      ++correct_children_;
       const bool present = std::any_of(population.begin(), population.end(),
                                        [&](const ScoredKernel& k) { return k.kernel.hash == r.kernel.kernel.hash; });
       if (!present) population.push_back(r.kernel);
@@ -225,6 +230,7 @@ class EohRun {
   const idea_pool::Idea* search_idea_ = nullptr;  // the idea seeding this search (null: plain EoH)
   std::map<int64_t, std::string> feedback_;  // parent kernel id -> why its last child failed
   int held_ = 0;                              // attempts whose outcome tells something (not infra_error)
+  int correct_children_ = 0;                  // of those, the ones that gave a correct kernel
 };
 
 }  // namespace

@@ -12,9 +12,10 @@
 
 namespace eok::search {
 
-// What one proposal taught about an idea or thought: the relative improvement over its parent
-// (child speedup / parent speedup - 1), or a penalty when the proposal failed. A proposal whose evaluation
-// ended in infra_error (eok or the board failed) teaches nothing and gives no observation.
+// What one proposal taught about a thought, or one search about its idea: the relative improvement over
+// the parent (child or best speedup / parent speedup - 1, never below kSlowerCorrectImprovementFloor), or
+// kFailedProposalImprovement when the proposal (every proposal of the search) failed. A proposal whose
+// evaluation ended in infra_error, or that the model never answered, teaches nothing.
 struct Observation {
   std::string id;  // idea or thought id
   double improvement = 0;

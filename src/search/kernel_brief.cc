@@ -112,15 +112,15 @@ std::string failure_feedback(const ScoredKernel& failed, const ScoredKernel* par
   std::ostringstream out;
   out << "Its idea: " << (failed.kernel.description.empty() ? "(not stated)" : failed.kernel.description) << "\n";
   out << "Its status was " << failed.eval.status << ": " << failed.eval.message << "\n";
-  if (parent && !parent->kernel.source.empty()) {
-    std::string diff = unified_diff(parent->kernel.source, failed.kernel.source, "kernel", "failed attempt", 2);
-    std::istringstream lines(diff);
-    std::string line, kept;
-    size_t n = 0;
-    while (std::getline(lines, line) && n++ < 40) kept += "    " + line + "\n";
-    if (n > 40) kept += "    [... the rest of the change is omitted]\n";
-    if (!kept.empty()) out << "Its change to the kernel:\n" << kept;
-  }
+  // Its change as a diff; a rewrite (a diff longer than the code) as its code.
+  const std::string diff = parent ? unified_diff(parent->kernel.source, failed.kernel.source, "kernel", "failed attempt", 2) : "";
+  const bool rewrite = diff.empty() || diff.size() > failed.kernel.source.size();
+  std::istringstream lines(rewrite ? failed.kernel.source : diff);
+  std::string line, kept;
+  size_t n = 0;
+  while (std::getline(lines, line) && n++ < 40) kept += "    " + line + "\n";
+  if (n > 40) kept += "    [... the rest is omitted]\n";
+  if (!kept.empty()) out << (rewrite ? "Its code:\n" : "Its change to the kernel:\n") << kept;
   const auto j = evidence(failed);
   if (!j.contains("evidence")) return out.str();
   const auto& ev = j["evidence"];

@@ -22,6 +22,8 @@ class ScriptedJudge final : public search::KernelJudge {
   static constexpr double kBaselineCycles = 1000;
 
   std::function<evaluator::EvalStatus(const std::string& source)> verdict;
+  double roofline_cycles = 0;   // > 0: every result carries this roofline
+  double tolerance_used = -1;   // >= 0: every correct result used this share of the tolerance
 
   evaluator::EvalResult judge(const evaluator::Task& task, const std::string& source, uint64_t seed) override {
     evaluator::EvalStatus status = evaluator::EvalStatus::ok;
@@ -48,7 +50,9 @@ class ScriptedJudge final : public search::KernelJudge {
       r.cycles = cycles;
       r.baseline_cycles = kBaselineCycles;
       r.speedup = kBaselineCycles / cycles;
+      if (tolerance_used >= 0) r.tolerance_used = tolerance_used;
     }
+    if (roofline_cycles > 0) r.roofline_cycles = roofline_cycles;
     return r;
   }
 
