@@ -64,9 +64,12 @@ void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
     std::printf("tuned   %s%s (ker0's own settings: 1.000x)\n", tried.c_str(), variants.size() > 8 ? ", ..." : "");
   }
   if (!o.llm.empty()) {
-    std::printf("llm     %s: %lld calls (%lld from the cache, %lld failed), %s tokens in, %s out, cost %.4f\n", o.llm.c_str(),
-                static_cast<long long>(o.totals.llm_calls), static_cast<long long>(o.totals.cache_hits),
-                static_cast<long long>(o.totals.llm_failures), with_commas(static_cast<double>(o.totals.prompt_tokens)).c_str(),
+    std::printf("llm     %s: %lld calls (%lld from the cache, %lld failed, %lld retried requests, %lld unusable replies, "
+                "%lld repeats of a kernel on record), %s tokens in, %s out, cost %.4f\n",
+                o.llm.c_str(), static_cast<long long>(o.totals.llm_calls), static_cast<long long>(o.totals.cache_hits),
+                static_cast<long long>(o.totals.llm_failures), static_cast<long long>(o.summary.value("retries", int64_t{0})),
+                static_cast<long long>(o.totals.unusable_replies), static_cast<long long>(o.totals.repeats),
+                with_commas(static_cast<double>(o.totals.prompt_tokens)).c_str(),
                 with_commas(static_cast<double>(o.totals.completion_tokens)).c_str(), o.totals.cost);
   }
   std::printf("next    eok show %lld | eok kernels --task %s --run %s | eok leaderboard | eok export --task %s --out DIR\n",

@@ -79,6 +79,8 @@ struct LlmCallRecord {
   int attempts = 0;
   std::string retrieved_context;  // what retrieval put into the prompt ("" when none)
   double created_at = 0;
+  std::string messages_json;   // the request's messages, [{"role", "content"}...] ("" for calls of schema < 3)
+  std::string reply;           // the model's reply as received, thinking included ("" when it failed)
 };
 
 struct IdeaUpdateRecord {
@@ -123,6 +125,8 @@ struct RunTotals {
   int64_t kernels = 0, evaluations = 0, llm_calls = 0, llm_failures = 0, cache_hits = 0;
   int64_t prompt_tokens = 0, completion_tokens = 0;
   double cost = 0;
+  int64_t unusable_replies = 0;  // calls the LLM answered without a usable kernel (no code block, no entry)
+  int64_t repeats = 0;           // replies whose kernel was one already on record (ker0 copies included)
 };
 
 class KernelDb {
@@ -177,6 +181,7 @@ class KernelDb {
   virtual int64_t insert_llm_call(const LlmCallRecord& c) = 0;
   virtual void set_llm_call_kernel(int64_t call_id, int64_t kernel_id) = 0;
   virtual std::vector<LlmCallRecord> llm_calls(const std::string& run_id) = 0;
+  virtual std::optional<LlmCallRecord> get_llm_call(int64_t id) = 0;
 
   // Idea effectiveness, in the order recorded.
   virtual void insert_idea_update(const IdeaUpdateRecord& u) = 0;

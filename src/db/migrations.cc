@@ -131,6 +131,13 @@ CREATE TABLE bench_runs (
 ) WITHOUT ROWID;
 )sql";
 
+// Version 3: what each LLM call sent and received, for review (eok show --call N). Calls recorded
+// before it show "" for both.
+constexpr std::string_view kLlmCallTexts = R"sql(
+ALTER TABLE llm_calls ADD COLUMN messages_json TEXT NOT NULL DEFAULT '';
+ALTER TABLE llm_calls ADD COLUMN reply TEXT NOT NULL DEFAULT '';
+)sql";
+
 static_assert(kApplicationId == 1162824516, "the initial schema spells the application id out");
 
 int read_user_version(sqlite::Connection& conn) { return static_cast<int>(conn.query_int("PRAGMA user_version")); }
@@ -141,6 +148,7 @@ const std::vector<Migration>& migrations() {
   static const std::vector<Migration> all = {
       {1, "initial schema", kInitialSchema},
       {2, "benches", kBenches},
+      {3, "LLM call prompts and replies", kLlmCallTexts},
   };
   return all;
 }

@@ -31,7 +31,9 @@ constexpr std::array kLlmCallColumns = {"id",
                                         "cache_hit",
                                         "attempts",
                                         "retrieved_context",
-                                        "created_at"};
+                                        "created_at",
+                                        "messages_json",
+                                        "reply"};
 constexpr std::array kIdeaUpdateColumns = {
     "run_id", "iteration", "idea_id", "effectiveness_before", "effectiveness_after", "samples", "created_at"};
 
@@ -130,6 +132,8 @@ LlmCallRecord read_llm_call(const sqlite::Statement& st, int first) {
   r.attempts = st.column_int(c++);
   r.retrieved_context = st.column_text(c++);
   r.created_at = st.column_double(c++);
+  r.messages_json = st.column_text(c++);
+  r.reply = st.column_text(c++);
   return r;
 }
 

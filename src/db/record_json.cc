@@ -121,7 +121,9 @@ void to_json(json& j, const RunTotals& t) {
            {"cache_hits", t.cache_hits},
            {"prompt_tokens", t.prompt_tokens},
            {"completion_tokens", t.completion_tokens},
-           {"cost", t.cost}};
+           {"cost", t.cost},
+           {"unusable_replies", t.unusable_replies},
+           {"repeats", t.repeats}};
 }
 
 }  // namespace eok::db

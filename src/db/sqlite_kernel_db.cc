@@ -256,9 +256,10 @@ RunTotals SqliteKernelDb::run_totals(const std::string& run_id) {
         conn_,
         "SELECT (SELECT count(*) FROM kernels WHERE run_id = ?1), "
         "       (SELECT count(*) FROM evaluations e JOIN kernels k ON k.id = e.kernel_id WHERE k.run_id = ?1), "
-        "       count(*), total(ok = 0), total(cache_hit), total(prompt_tokens), total(completion_tokens), "
-        "       total(cost) "
-        "FROM llm_calls WHERE run_id = ?1");
+        "       count(*), total(c.ok = 0), total(c.cache_hit), total(c.prompt_tokens), total(c.completion_tokens), "
+        "       total(c.cost), total(c.ok = 1 AND c.error != ''), "
+        "       count(c.kernel_id) - count(DISTINCT CASE WHEN k.op != 'ker0' THEN c.kernel_id END) "
+        "FROM llm_calls c LEFT JOIN kernels k ON k.id = c.kernel_id WHERE c.run_id = ?1");
     st.bind(1, run_id);
     st.step();  // an aggregate always returns one row
     RunTotals t;
@@ -270,6 +271,8 @@ RunTotals SqliteKernelDb::run_totals(const std::string& run_id) {
     t.prompt_tokens = st.column_int64(5);
     t.completion_tokens = st.column_int64(6);
     t.cost = st.column_double(7);
+    t.unusable_replies = st.column_int64(8);
+    t.repeats = st.column_int64(9);
     return t;
   });
 }
@@ -398,11 +401,12 @@ int64_t SqliteKernelDb::insert_llm_call(const LlmCallRecord& c) {
     if (c.kernel_id) require_kernel(*c.kernel_id, "naming it in an LLM call");
     Statement st(conn_,
                  "INSERT INTO llm_calls (run_id, kernel_id, op, request_hash, model, ok, error, prompt_tokens, "
-                 "completion_tokens, latency_seconds, cost, cache_hit, attempts, retrieved_context, created_at) "
-                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15)");
+                 "completion_tokens, latency_seconds, cost, cache_hit, attempts, retrieved_context, created_at, "
+                 "messages_json, reply) "
+                 "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)");
     st.bind_all(nullable(c.run_id), c.kernel_id, c.op, c.request_hash, c.model, c.ok, c.error, c.prompt_tokens,
                 c.completion_tokens, c.latency_seconds, c.cost, c.cache_hit, c.attempts, c.retrieved_context,
-                or_now(c.created_at));
+                or_now(c.created_at), c.messages_json, c.reply);
     st.run();
     return conn_.last_insert_rowid();
   });
@@ -427,6 +431,15 @@ std::vector<LlmCallRecord> SqliteKernelDb::llm_calls(const std::string& run_id) 
     std::vector<LlmCallRecord> calls;
     while (st.step()) calls.push_back(read_llm_call(st));
     return calls;
+  });
+}
+
+std::optional<LlmCallRecord> SqliteKernelDb::get_llm_call(int64_t id) {
+  return reading([&]() -> std::optional<LlmCallRecord> {
+    Statement st(conn_, "SELECT " + llm_call_columns("c") + " FROM llm_calls c WHERE c.id = ?1");
+    st.bind(1, id);
+    if (!st.step()) return std::nullopt;
+    return read_llm_call(st);
   });
 }
 

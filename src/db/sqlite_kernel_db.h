@@ -44,6 +44,7 @@ class SqliteKernelDb final : public KernelDb {
   int64_t insert_llm_call(const LlmCallRecord& c) override;
   void set_llm_call_kernel(int64_t call_id, int64_t kernel_id) override;
   std::vector<LlmCallRecord> llm_calls(const std::string& run_id) override;
+  std::optional<LlmCallRecord> get_llm_call(int64_t id) override;
 
   void insert_idea_update(const IdeaUpdateRecord& u) override;
   std::vector<IdeaUpdateRecord> idea_updates(const std::string& run_id) override;

@@ -144,6 +144,9 @@ GeneratedKernel LlmGenerator::propose(const ProposalRequest& req) {
   rec.op = req.op;
   const llm::ChatRequest chat = build_request(req, &rec.retrieved_context);
   rec.request_hash = request_identity(chat);
+  nlohmann::json messages = nlohmann::json::array();
+  for (const auto& m : chat.messages) messages.push_back({{"role", m.role}, {"content", m.content}});
+  rec.messages_json = messages.dump();
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = recorded_.find(rec.request_hash);
@@ -174,6 +177,7 @@ GeneratedKernel LlmGenerator::propose(const ProposalRequest& req) {
   } else {
     const Proposal p = parse_proposal(resp.content, task_.entry);
     rec.ok = true;
+    rec.reply = resp.content;
     if (!p.ok) {
       rec.error = "unusable reply: " + p.reason;
     } else {

@@ -1,6 +1,10 @@
 #include "src/search/progress.h"
 
+#include <sys/ioctl.h>
+#include <unistd.h>
+
 #include <cstdio>
+#include <cstdlib>
 
 #include "src/common/log.h"
 
@@ -33,10 +37,29 @@ std::string Progress::status_locked() const {
   return buf;
 }
 
+std::string fit_status_line(const std::string& text, size_t width) {
+  std::string out;
+  for (char c : text) out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;  // no escapes, no breaks
+  if (width < 8 || out.size() < width) return out;
+  // Cut at width - 1 (a full line would wrap on some terminals), not inside a UTF-8 sequence.
+  size_t cut = width - 4;
+  while (cut > 0 && (static_cast<unsigned char>(out[cut]) & 0xc0) == 0x80) --cut;
+  return out.substr(0, cut) + "...";
+}
+
+size_t terminal_width() {
+  winsize ws{};
+  if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0) return ws.ws_col;
+  if (const char* cols = std::getenv("COLUMNS")) {
+    const long n = std::strtol(cols, nullptr, 10);
+    if (n > 0) return static_cast<size_t>(n);
+  }
+  return 80;
+}
+
 void Progress::redraw_locked() {
   if (!terminal_) return;
-  std::fprintf(stderr, "\r\033[K%s", status_locked().c_str());
-  std::fflush(stderr);
+  log::set_status_line(fit_status_line(status_locked(), terminal_width()));
   drawn_ = true;
   last_draw_ = std::chrono::steady_clock::now();
 }
@@ -59,7 +82,6 @@ void Progress::proposal(const std::string& where, const std::string& outcome, bo
   }
   if (terminal_) {
     last_ = where + ": " + outcome;
-    if (last_.size() > 60) last_ = last_.substr(0, 57) + "...";
     redraw_locked();
   } else {
     log::info("{}: {} (best {:.3f}x, {}/{} proposals)", where, outcome, best_, done_, planned_);
@@ -70,7 +92,6 @@ void Progress::infra_error(const std::string& where, const std::string& outcome)
   std::lock_guard<std::mutex> lock(mutex_);
   ++done_;
   ++infra_;
-  if (terminal_ && drawn_) std::fprintf(stderr, "\r\033[K");
   log::warn("{}: {}", where, outcome);
   if (terminal_) {
     last_ = where + ": infra_error";
@@ -88,7 +109,6 @@ void Progress::llm_call(bool ok, bool cache_hit) {
 
 void Progress::note(const std::string& line) {
   std::lock_guard<std::mutex> lock(mutex_);
-  if (terminal_ && drawn_) std::fprintf(stderr, "\r\033[K");
   log::info("{}", line);
   redraw_locked();
 }
@@ -106,7 +126,8 @@ void Progress::baseline(double speedup) {
 void Progress::finish() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (terminal_ && drawn_) {
-    std::fprintf(stderr, "\r\033[K%s\n", status_locked().c_str());
+    log::set_status_line("");
+    std::fprintf(stderr, "%s\n", fit_status_line(status_locked(), terminal_width()).c_str());
     drawn_ = false;
   }
 }

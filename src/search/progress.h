@@ -50,4 +50,8 @@ class Progress {
 // "1:05", "12:30", "1:02:03"
 std::string format_duration(double seconds);
 
+// `text` as one terminal line of at most `width` - 1 columns: control characters (escapes, line breaks)
+// become spaces, and a longer text is cut (never inside a UTF-8 sequence) and ends in "...".
+std::string fit_status_line(const std::string& text, size_t width);
+
 }  // namespace eok::search

@@ -315,6 +315,7 @@ SearchOutcome run_search(SearchRequest req) {
                  {"kernels", out.totals.kernels}, {"evaluations_run", out.evaluated}, {"evaluations_reused", out.reused},
                  {"evaluations_infra_error", counts.infra_errors}, {"champions_failing_recheck", demoted},
                  {"llm_calls", out.totals.llm_calls}, {"llm_failures", out.totals.llm_failures},
+                 {"unusable_replies", out.totals.unusable_replies}, {"repeats", out.totals.repeats},
                  {"cache_hits", out.totals.cache_hits}, {"prompt_tokens", out.totals.prompt_tokens},
                  {"completion_tokens", out.totals.completion_tokens}, {"cost", out.totals.cost},
                  {"seconds_this_session", out.seconds}, {"retries", t.retries}, {"stop_reason", out.stop_reason}};

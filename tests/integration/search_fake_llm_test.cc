@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <map>
 #include <set>
 #include <thread>
@@ -122,6 +123,25 @@ TEST_F(SearchWithLlm, EveryProposalIsRecordedWithItsOutcomeAndTheBestIsCorrect) 
     saw_profile |= text.find("Hottest block") != std::string::npos;
   }
   EXPECT_TRUE(saw_profile);
+
+  // eok show --call N gives back exactly what was sent and what came back; the summary counts the
+  // replies that held no usable kernel.
+  const auto usable = std::find_if(calls.begin(), calls.end(), [](const db::LlmCallRecord& c) { return c.kernel_id.has_value(); });
+  ASSERT_NE(usable, calls.end());
+  const ProcessResult shown = run_eok({"show", "--call", std::to_string(usable->id), "--json"}, home_->path(), 60);
+  ASSERT_EQ(shown.exit_code, 0) << shown.err;
+  const auto j = nlohmann::json::parse(shown.out);
+  bool sent = false;
+  for (const auto& r : server_.chat_requests()) sent |= r.json()["messages"] == j["messages"];
+  EXPECT_TRUE(sent) << "the recorded prompt is not one the server received:\n" << j["messages"].dump().substr(0, 400);
+  EXPECT_NE(j.value("reply", "").find("```c"), std::string::npos) << shown.out.substr(0, 400);
+  EXPECT_EQ(j["kernel_id"], *usable->kernel_id);
+  const ProcessResult text = run_eok({"show", "--call", std::to_string(usable->id)}, home_->path(), 60);
+  EXPECT_NE(text.out.find("===== system ====="), std::string::npos) << text.out.substr(0, 400);
+  EXPECT_NE(text.out.find("===== reply ====="), std::string::npos);
+  int64_t unusable = 0;
+  for (const auto& c : calls) unusable += c.ok && c.error.rfind("unusable reply", 0) == 0;
+  EXPECT_EQ(o.summary.value("unusable_replies", int64_t{-1}), unusable);
 }
 
 TEST_F(SearchWithLlm, AReasoningModelsAnswerAfterItsThinkingBecomesTheKernel) {
