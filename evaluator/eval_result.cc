@@ -75,7 +75,7 @@ nlohmann::json EvalResult::to_json() const {
   nlohmann::json mm = nlohmann::json::array();
   for (const auto& m : mismatches) {
     mm.push_back({{"case", m.case_index}, {"sizes", m.sizes}, {"output", m.arg}, {"index", m.index},
-                  {"expected", m.expected}, {"got", m.got}});
+                  {"expected", m.expected}, {"got", m.got}, {"inputs", m.inputs}});
   }
   nlohmann::json j = {
       {"status", status_name(status)},

@@ -27,6 +27,7 @@ struct Mismatch {
   std::string arg;       // output name, or "return"
   int64_t index = -1;    // element index
   std::string expected, got;
+  std::string inputs;    // the inputs at that index, when the relation is elementwise ("x[3] = 0.5")
 };
 
 struct EvalTimings {

@@ -167,7 +167,7 @@ fs::path BoardEvaluator::support_object(const Task& task, const std::string& whi
     req.march = "rv64gc";
     if (which == "board-harness") req.flags = {"-DEOK_BOARD_TIMING"};
     // The sandbox sees only the compile's own directory: the headers go next to the source.
-    for (const char* h : {"eok_markers.h", "harness_protocol.h"}) req.headers.emplace_back(h, read_file(target / h));
+    for (const char* h : {"eok_markers.h", "harness_protocol.h", "input_values.h"}) req.headers.emplace_back(h, read_file(target / h));
   } else if (which == "glue") {
     req.source = generate_glue(task);
     req.march = effective_march(cfg_.board, task.march);
@@ -447,6 +447,7 @@ fs::path BoardEvaluator::baseline_file(const Task& task) const {
                               .add(read_file(target / "harness.c"))
                               .add(read_file(target / "harness_protocol.h"))
                               .add(read_file(target / "eok_markers.h"))
+                              .add(read_file(target / "input_values.h"))
                               .hex();
   return cfg_.baseline_cache / (task.id + "-" + key + ".json");
 }

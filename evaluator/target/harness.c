@@ -38,6 +38,7 @@
 
 #include "eok_markers.h"
 #include "harness_protocol.h"
+#include "input_values.h"
 
 /* Generated per task from task.toml: casts the buffers and scalars and calls the entry function. */
 void eok_invoke(void *const *bufs, const uint64_t *scalars, uint64_t *ret);
@@ -112,115 +113,11 @@ static void install_fault_handlers(void) {
   for (unsigned i = 0; i < sizeof sigs / sizeof sigs[0]; ++i) sigaction(sigs[i], &sa, NULL);
 }
 
-/* ---- inputs ---------------------------------------------------------------------------------------- */
-
-static uint64_t splitmix64(uint64_t *s) {
-  uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
-
-static double uniform01(uint64_t *s) { return (double)(splitmix64(s) >> 11) * (1.0 / 9007199254740992.0); }
-
-static size_t type_size(int t) {
-  switch (t) {
-    case EOK_T_F16: case EOK_T_I16: case EOK_T_U16: return 2;
-    case EOK_T_F32: case EOK_T_I32: case EOK_T_U32: return 4;
-    case EOK_T_F64: case EOK_T_I64: case EOK_T_U64: return 8;
-    default: return 1;
-  }
-}
-
-static int is_float(int t) { return t == EOK_T_F16 || t == EOK_T_F32 || t == EOK_T_F64; }
-
-/* IEEE binary16 bits of v, rounded to nearest even (the harness is built without Zfh). */
-static uint16_t f16_bits(double v) {
-  float f = (float)v;
-  uint32_t x;
-  memcpy(&x, &f, 4);
-  uint32_t sign = (x >> 16) & 0x8000u;
-  uint32_t abs = x & 0x7fffffffu;
-  if (abs >= 0x7f800000u) return (uint16_t)(sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0));
-  if (abs >= 0x477ff000u) return (uint16_t)(sign | 0x7c00u); /* rounds to infinity */
-  if (abs < 0x38800000u) {                                   /* subnormal half or zero */
-    if (abs < 0x33000000u) return (uint16_t)sign;
-    uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
-    int shift = 126 - (int)(abs >> 23) + 11;
-    uint32_t half = mant >> shift;
-    uint32_t rem = mant & ((1u << shift) - 1), mid = 1u << (shift - 1);
-    if (rem > mid || (rem == mid && (half & 1))) half++;
-    return (uint16_t)(sign | half);
-  }
-  uint32_t half = ((abs - 0x38000000u) >> 13);
-  uint32_t rem = abs & 0x1fffu;
-  if (rem > 0x1000u || (rem == 0x1000u && (half & 1))) half++;
-  return (uint16_t)(sign | half);
-}
-
-static void store_value(unsigned char *dst, int type, double v) {
-  switch (type) {
-    case EOK_T_F16: { uint16_t h = f16_bits(v); memcpy(dst, &h, 2); break; }
-    case EOK_T_F32: { float f = (float)v; memcpy(dst, &f, 4); break; }
-    case EOK_T_F64: memcpy(dst, &v, 8); break;
-    case EOK_T_I8: case EOK_T_U8: { int8_t x = (int8_t)(int64_t)v; memcpy(dst, &x, 1); break; }
-    case EOK_T_I16: case EOK_T_U16: { int16_t x = (int16_t)(int64_t)v; memcpy(dst, &x, 2); break; }
-    case EOK_T_I32: case EOK_T_U32: { int32_t x = (int32_t)(int64_t)v; memcpy(dst, &x, 4); break; }
-    default: { int64_t x = (int64_t)v; memcpy(dst, &x, 8); break; }
-  }
-}
-
-static int cmp_double(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
-  return (a > b) - (a < b);
-}
-
-static double draw(const arg_t *a, uint64_t *seed) {
-  if (is_float(a->type)) return a->lo + (a->hi - a->lo) * uniform01(seed);
-  double span = a->hi - a->lo + 1.0;
-  double v = a->lo + (double)(uint64_t)(uniform01(seed) * span);
-  return v > a->hi ? a->hi : v;
-}
+/* ---- inputs: input_values.h, shared with the host (which recomputes the inputs behind a mismatch) --- */
 
 static void fill_input(arg_t *a, uint64_t seed, int timed) {
-  const size_t es = type_size(a->type);
-  if (a->dist == EOK_DIST_UNIFORM) {
-    for (uint64_t i = 0; i < a->count; ++i) store_value(a->data + i * es, a->type, draw(a, &seed));
-  } else if (a->count > 0) {
-    double *v = malloc(a->count * sizeof *v);
-    if (!v) _exit(5);
-    for (uint64_t i = 0; i < a->count; ++i) v[i] = draw(a, &seed);
-    qsort(v, a->count, sizeof *v, cmp_double);
-    if (a->dist == EOK_DIST_OFFSETS) v[0] = a->lo;
-    if (a->dist == EOK_DIST_NEARLY_SORTED) {
-      /* One swap per 16 elements, each with a neighbour at most 16 places ahead. */
-      for (uint64_t k = 0; k < a->count / 16 + 1 && a->count > 1; ++k) {
-        uint64_t p = splitmix64(&seed) % a->count;
-        uint64_t q = p + 1 + splitmix64(&seed) % 16;
-        if (q >= a->count) q = a->count - 1;
-        double t = v[p];
-        v[p] = v[q];
-        v[q] = t;
-      }
-    }
-    for (uint64_t i = 0; i < a->count; ++i) store_value(a->data + i * es, a->type, v[i]);
-    free(v);
-  }
-  if (timed || a->specials == 0 || a->count == 0 || !is_float(a->type)) return;
-  /* A few special values at spread positions; the timed case keeps the plain distribution. */
-  double huge = a->type == EOK_T_F16 ? 60000.0 : 1e30;
-  double choices[8];
-  int n = 0;
-  if (a->specials & EOK_SPECIAL_NAN) choices[n++] = __builtin_nan("");
-  if (a->specials & EOK_SPECIAL_INF) choices[n++] = __builtin_inf();
-  if (a->specials & EOK_SPECIAL_NEG_INF) choices[n++] = -__builtin_inf();
-  if (a->specials & EOK_SPECIAL_ZERO) { choices[n++] = 0.0; choices[n++] = -0.0; }
-  if (a->specials & EOK_SPECIAL_HUGE) { choices[n++] = huge; choices[n++] = -huge; }
-  uint64_t places = a->count < 16 ? 1 : (a->count < 64 ? 4 : 12);
-  for (uint64_t k = 0; k < places; ++k) {
-    uint64_t pos = splitmix64(&seed) % a->count;
-    store_value(a->data + pos * es, a->type, choices[k % (uint64_t)n]);
-  }
+  const struct eok_input_spec spec = {a->type, a->dist, a->lo, a->hi, a->specials, a->count};
+  if (eok_fill_input(&spec, a->data, seed, timed) != 0) _exit(5);
 }
 
 /* ---- buffers --------------------------------------------------------------------------------------- */
@@ -228,7 +125,7 @@ static void fill_input(arg_t *a, uint64_t seed, int timed) {
 static unsigned char guard_byte(size_t k) { return (unsigned char)(0xa5u ^ (k * 29u)); }
 
 static void poison(arg_t *a) {
-  const size_t es = type_size(a->type);
+  const size_t es = eok_type_size(a->type);
   for (uint64_t i = 0; i < a->count; ++i) {
     unsigned char *p = a->data + i * es;
     switch (a->type) {
@@ -253,7 +150,7 @@ static unsigned char *map_at(uint64_t addr, size_t bytes) {
 
 /* The mapping eok_layout_buffer() describes, with its guard bytes written. */
 static int allocate(arg_t *a) {
-  a->bytes = (size_t)a->count * type_size(a->type);
+  a->bytes = (size_t)a->count * eok_type_size(a->type);
   const struct eok_buffer_layout l = eok_layout_buffer(a->bytes, a->tight);
   a->map_bytes = l.map_bytes;
   a->map = map_at(a->map_addr, a->map_bytes);
@@ -447,7 +344,7 @@ static void run_case(int index, int timed, uint64_t seed) {
       _exit(5);
     }
     if (a->access == 'o') poison(a);
-    else fill_input(a, seed ^ (0x9e3779b97f4a7c15ull * (uint64_t)(i + 1)), timed);
+    else fill_input(a, eok_input_seed(seed, i), timed);
     bufs[i] = a->data;
   }
   g_case = index;

@@ -128,12 +128,15 @@ std::string failure_feedback(const ScoredKernel& failed, const ScoredKernel* par
     out << "Compiler output:\n" << first_lines(ev["compiler_output"].get<std::string>(), 15);
   }
   if (ev.contains("mismatches") && !ev["mismatches"].empty()) {
-    out << "First mismatches (sizes, output[index]: expected, got):\n";
+    out << "First mismatches (sizes, output[index]: expected, got, and the input there):\n";
     size_t n = 0;
     for (const auto& m : ev["mismatches"]) {
       if (n++ == 4) break;
       out << "    " << m.value("sizes", "") << ", " << m.value("output", "") << "[" << m.value("index", -1)
-          << "]: " << m.value("expected", "") << ", " << m.value("got", "") << "\n";
+          << "]: " << m.value("expected", "") << ", " << m.value("got", "");
+      const std::string inputs = m.value("inputs", "");
+      if (!inputs.empty()) out << " (input " << inputs << ")";
+      out << "\n";
     }
   }
   return out.str();

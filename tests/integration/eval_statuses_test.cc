@@ -129,6 +129,18 @@ TEST_F(EvalStatuses, ReplayingEarlierOutputsDoesNotPayOff) {
   }
 }
 
+// A kernel that leaves relu's input untouched is wrong exactly where the input is negative, NaN or -0, and
+// there it returns the input itself: so every mismatch's "got" must be the input eok recomputed on the
+// host for that element. That holds only if the host draws the very bits the harness drew.
+TEST_F(EvalStatuses, AMismatchShowsTheInputTheKernelWasGiven) {
+  const auto r = eval("relu_f32", "#include <stddef.h>\nvoid relu_f32(float *x, size_t n) { (void)x; (void)n; }\n", 9);
+  ASSERT_EQ(r.status, evaluator::EvalStatus::wrong_answer) << r.message;
+  ASSERT_FALSE(r.mismatches.empty());
+  for (const auto& m : r.mismatches) {
+    EXPECT_EQ(m.inputs, m.arg + "[" + std::to_string(m.index) + "] = " + m.got) << m.sizes << ", expected " << m.expected;
+  }
+}
+
 TEST_F(EvalStatuses, SameSeedSameResultOtherSeedOtherInputs) {
   const std::string src = read_fixture("candidates/relu_m4.c");
   const EvalResult a = eval("relu_f32", src, 5), b = eval("relu_f32", src, 5);

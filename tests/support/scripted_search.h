@@ -42,7 +42,7 @@ class ScriptedJudge final : public search::KernelJudge {
       r.message = "the reference of " + task.id + " failed (scripted)";
     } else if (status == evaluator::EvalStatus::wrong_answer) {
       r.message = "output differs from the reference";
-      r.mismatches.push_back({0, "n=33", "x", 3, "1.0", "2.0"});
+      r.mismatches.push_back({0, "n=33", "x", 3, "1.0", "2.0", "x[3] = 1.0"});
     } else if (status == evaluator::EvalStatus::ok) {
       double cycles = kBaselineCycles;
       if (auto at = source.find("CYCLES="); at != std::string::npos) cycles = std::stod(source.substr(at + 7));
