@@ -23,6 +23,26 @@ struct ExportOptions {
   std::string task, board = "k1", out;
 };
 
+// Fresh seeds a kernel must pass again before it leaves eok (it was chosen on the seeds it was measured with).
+constexpr int kExportRechecks = 3;
+
+// An LLM's idea text inside a C block comment: nothing in it may end the comment (or start a line of
+// code after it), and no control character survives.
+std::string comment_safe(const std::string& text) {
+  std::string out;
+  for (size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '*' && i + 1 < text.size() && text[i + 1] == '/') {
+      out += "* ";
+    } else if (c == '/' && i + 1 < text.size() && text[i + 1] == '*') {
+      out += "/ ";
+    } else {
+      out += static_cast<unsigned char>(c) < 0x20 || c == 0x7f ? ' ' : c;
+    }
+  }
+  return out;
+}
+
 std::string upper(std::string s) {
   for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
@@ -34,19 +54,40 @@ int run_export(const ExportOptions& opt, const GlobalOptions& global) {
   const evaluator::Task task = evaluator::load_task(root / "kernels" / evaluator::resolve_task_id(root / "kernels", opt.task).id);
   const Workspace ws = Workspace::open();
   auto db = open_kernel_db(ws);
-  const auto best = db->best_kernels(task.id, opt.board, "", 1);
-  if (best.empty() || !best.front().evaluation) {
+  const auto candidates = db->best_kernels(task.id, opt.board, "", 8);
+  if (candidates.empty() || !candidates.front().evaluation) {
     throw NotFoundError("no correct kernel of " + task.id + " on board " + opt.board + " yet: eok search --task " + task.id + " finds one");
   }
-  const auto& k = best.front().kernel;
-  const auto& e = *best.front().evaluation;
   const auto board = evaluator::load_board(root, evaluator::recorded_board_profile(root, ws.boards_dir(), opt.board));
+  auto session = evaluator::open_board_session(root, ws, board.file.string());
+  search::BoardJudge judge(*session.evaluator);
+  search::EvaluationService evals(judge, *db, task, board.name, "", candidates.front().evaluation->seed, 1);
+  // The fastest kernel that is right on fresh inputs too; one that fails is demoted on record, and the
+  // next is tried. ker0 needs no re-check.
+  const db::KernelRow* chosen = nullptr;
+  for (const auto& row : candidates) {
+    if (!row.evaluation) continue;
+    if (row.kernel.op != "ker0") {
+      log::info("checking kernel #{} again on {} fresh inputs before it is exported", row.kernel.id, kExportRechecks);
+      if (auto failed = evals.recheck(row.kernel, kExportRechecks)) {
+        log::warn("kernel #{} fails on fresh inputs ({}: {}); it is not exported, and its record now says so", row.kernel.id,
+                  failed->status, failed->message);
+        db->insert_evaluation(*failed);
+        continue;
+      }
+    }
+    chosen = &row;
+    break;
+  }
+  if (!chosen) {
+    throw NotFoundError("none of the " + std::to_string(candidates.size()) + " fastest kernels of " + task.id +
+                        " is right on fresh inputs: eok search --task " + task.id + " again");
+  }
+  const auto& k = chosen->kernel;
+  const auto& e = *chosen->evaluation;
   // On a real board, the kernel and ker0 are measured again in turns before the kernel leaves eok.
   std::optional<search::Remeasured> remeasured;
   if (evaluator::is_real_board(board) && !k.run_id.empty()) {
-    auto session = evaluator::open_board_session(root, ws, board.file.string());
-    search::BoardJudge judge(*session.evaluator);
-    search::EvaluationService evals(judge, *db, task, board.name, "", e.seed, 1);
     log::info("measuring kernel #{} and ker0 again in turns on {}", k.id, board.name);
     remeasured = evals.remeasure_against(k, evals.baseline().kernel, 3);
     if (!remeasured->problem.empty()) throw Error("could not measure kernel #" + std::to_string(k.id) + " again on " + board.name + ": " + remeasured->problem);
@@ -77,15 +118,18 @@ int run_export(const ExportOptions& opt, const GlobalOptions& global) {
                              task.signature + ";\n\n#ifdef __cplusplus\n}\n#endif\n\n#endif\n";
   const std::string provenance = "/*\n * " + task.name + " (task " + task.id + ")\n * kernel #" + std::to_string(k.id) +
                                  (k.run_id.empty() ? " (the baseline ker0)" : " of run " + k.run_id) + ", operator " + k.op +
-                                 "\n * " + perf + "\n * idea: " + k.description + "\n * correct on every check size of the task at evaluation seed " +
-                                 std::to_string(e.seed) + "\n * compile with: -O3 -march=" + task.march +
+                                 "\n * " + perf + "\n * idea: " + comment_safe(k.description) +
+                                 "\n * correct on every check size of the task at evaluation seed " + std::to_string(e.seed) +
+                                 (k.op == "ker0" ? std::string() : " and on " + std::to_string(kExportRechecks) + " fresh seeds at export") +
+                                 "\n * compile with: -O3 -march=" + task.march +
                                  "\n * exported by eok " + EOK_VERSION + " on " + date + "\n */\n#include \"" + task.id + ".h\"\n\n";
   write_file_atomic(dir / (task.id + ".h"), header);
   write_file_atomic(dir / (task.id + ".c"), provenance + k.source);
   nlohmann::json prov = {{"task", task.id}, {"board", k.board}, {"kernel_id", k.id}, {"run", k.run_id}, {"operator", k.op},
                          {"hash", k.hash}, {"idea", k.description}, {"parents", k.parents}, {"cycles", e.cycles.value_or(0)},
                          {"speedup", e.speedup.value_or(0)}, {"baseline_cycles", e.baseline_cycles.value_or(0)},
-                         {"evaluation_seed", e.seed}, {"march", task.march}, {"eok_version", EOK_VERSION}, {"exported", date}};
+                         {"evaluation_seed", e.seed}, {"fresh_seed_rechecks", k.op == "ker0" ? 0 : kExportRechecks},
+                         {"march", task.march}, {"eok_version", EOK_VERSION}, {"exported", date}};
   if (remeasured) {
     prov["cycles"] = remeasured->champion_cycles;
     prov["baseline_cycles"] = remeasured->baseline_cycles;

@@ -1,8 +1,11 @@
 #include "src/search/eoh_search.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <future>
 #include <map>
+#include <mutex>
+#include <optional>
 
 #include "src/search/kernel_brief.h"
 #include "src/search/sampling.h"
@@ -143,12 +146,58 @@ class EohRun {
            std::to_string(a.generation) + " " + a.request.op;
   }
 
-  AttemptResult run_one(const Attempt& a) {
+  // Orders the submissions of one batch: when two attempts propose the same source, the earlier one in
+  // the batch becomes the kernel (with its operator and thought) and the later one its repeat, whatever
+  // order the replies arrive in; so a replayed run records the same. Different sources do not wait for
+  // each other's evaluations, only for the earlier attempts' replies.
+  class BatchOrder {
+   public:
+    explicit BatchOrder(size_t n) : sources_(n), submitted_(n, false) {}
+    // Attempt `i` proposed `source` ("" for none); returns once it may submit.
+    void proposed(size_t i, const std::string& source) {
+      std::unique_lock<std::mutex> lock(mutex_);
+      sources_[i] = source;
+      changed_.notify_all();
+      changed_.wait(lock, [&] {
+        for (size_t j = 0; j < i; ++j) {
+          if (!sources_[j]) return false;                                  // an earlier reply is still out
+          if (!source.empty() && *sources_[j] == source && !submitted_[j]) return false;  // its twin goes first
+        }
+        return true;
+      });
+    }
+    void submitted(size_t i) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      submitted_[i] = true;
+      if (!sources_[i]) sources_[i] = "";
+      changed_.notify_all();
+    }
+
+   private:
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::vector<std::optional<std::string>> sources_;
+    std::vector<bool> submitted_;
+  };
+
+  AttemptResult run_one(const Attempt& a, BatchOrder& order, size_t index) {
     AttemptResult r;
-    const GeneratedKernel g = ctx_.generator->propose(a.request);
+    GeneratedKernel g;
+    try {
+      g = ctx_.generator->propose(a.request);
+    } catch (...) {
+      order.submitted(index);  // never leave a later attempt waiting
+      throw;
+    }
     if (g.called) ctx_.progress.llm_call(g.call_ok, g.cache_hit);
     if (g.stop_run) ctx_.request_stop(g.reason);
     r.model_answered = g.called && g.call_ok;
+    order.proposed(index, g.ok ? g.source : "");
+    struct Done {
+      BatchOrder& order;
+      size_t index;
+      ~Done() { order.submitted(index); }
+    } done{order, index};
     if (!g.ok) {
       r.outcome = "no kernel: " + g.reason;
       return r;
@@ -179,10 +228,11 @@ class EohRun {
   // Runs a batch of attempts concurrently (the LLM client and the evaluation service bound the real
   // concurrency) and returns the results in the batch's order.
   std::vector<std::pair<Attempt, AttemptResult>> run_batch(const std::vector<Attempt>& batch) {
+    const size_t started = ctx_.stop ? 0 : batch.size();
+    BatchOrder order(started);  // outlives the futures, whose destructors wait for their tasks
     std::vector<std::future<AttemptResult>> futures;
-    for (const auto& a : batch) {
-      if (ctx_.stop) break;
-      futures.push_back(std::async(std::launch::async, [this, a] { return run_one(a); }));
+    for (size_t i = 0; i < started; ++i) {
+      futures.push_back(std::async(std::launch::async, [this, &order, i, a = batch[i]] { return run_one(a, order, i); }));
     }
     std::vector<std::pair<Attempt, AttemptResult>> out;
     for (size_t i = 0; i < futures.size(); ++i) {

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "src/common/fs_util.h"
+#include "src/db/kernel_db.h"
 #include "support/board_fixture.h"
 
 namespace eok::testing {
@@ -155,6 +157,57 @@ TEST_F(EokCli, SearchWithoutLlmTunesAndEveryReviewCommandShowsTheResult) {
   ProcessResult compiled = run_process(cc);
   EXPECT_TRUE(compiled.ok()) << compiled.err;
   EXPECT_TRUE(fs::exists(out.path() / "relu_f32.provenance.json"));
+
+  // A kernel on record as the fastest and correct, but wrong on any other inputs (what a kernel right only
+  // on the seed it was judged with looks like), with an idea that tries to leave the comment: export
+  // checks it again on fresh inputs, demotes it, and exports the next one; the idea never becomes code.
+  {
+    auto db = db::KernelDb::open(Workspace::open(home_->path()).database_path());
+    db::KernelRecord lucky;
+    lucky.run_id = run;
+    lucky.task = "relu_f32";
+    lucky.board = "k1";
+    lucky.hash = "lucky-kernel";
+    lucky.source = "#include <stddef.h>\nvoid relu_f32(float *x, size_t n) { (void)x; (void)n; }\n";
+    lucky.description = "*/ __attribute__((constructor)) static void own(void) {} /*";
+    lucky.op = "M1";
+    const int64_t id = db->insert_kernel(lucky);
+    db::EvaluationRecord forged;
+    forged.kernel_id = id;
+    forged.status = "ok";
+    forged.message = "correct";
+    forged.evidence_json = "{}";
+    forged.cycles = 10;
+    forged.baseline_cycles = 1000;
+    forged.speedup = 100;
+    forged.seed = 1;
+    db->insert_evaluation(forged);
+    TempDir again(fs::temp_directory_path(), "eok-export-");
+    ProcessResult refused = eok({"export", "--task", "relu_f32", "--out", again.path().string()});
+    ASSERT_EQ(refused.exit_code, 0) << refused.err;
+    EXPECT_NE(refused.err.find("kernel #" + std::to_string(id) + " fails on fresh inputs"), std::string::npos) << refused.err;
+    const std::string c = read_file(again.path() / "relu_f32.c");
+    EXPECT_EQ(c.find("(void)x; (void)n;"), std::string::npos) << "the kernel wrong on fresh inputs was exported";
+    const auto prov = nlohmann::json::parse(read_file(again.path() / "relu_f32.provenance.json"));
+    EXPECT_NE(prov["kernel_id"], id);
+    const auto demoted = nlohmann::json::parse(eok({"show", std::to_string(id), "--json"}).out);
+    EXPECT_EQ(demoted["evaluation"]["status"], "wrong_answer");
+    // Exported from the comment-breaking idea, had it won: checked on the helper directly.
+    lucky.hash = "lucky-kernel-2";
+    lucky.source = read_file(source_root() / "kernels" / "relu_f32" / "ker0.c") + "\n/* a copy with a new hash */\n";
+    const int64_t id2 = db->insert_kernel(lucky);
+    forged.kernel_id = id2;
+    forged.cycles = 5;
+    db->insert_evaluation(forged);
+    TempDir third(fs::temp_directory_path(), "eok-export-");
+    ProcessResult ok = eok({"export", "--task", "relu_f32", "--out", third.path().string()});
+    ASSERT_EQ(ok.exit_code, 0) << ok.err;
+    const std::string c2 = read_file(third.path() / "relu_f32.c");
+    EXPECT_NE(c2.find("kernel #" + std::to_string(id2)), std::string::npos);
+    const std::string head = c2.substr(0, c2.find("#include \"relu_f32.h\""));
+    EXPECT_EQ(head.find("*/ __attribute__"), std::string::npos) << head;
+    EXPECT_EQ(head.find("*/"), head.rfind("*/")) << "the provenance comment must end only once:\n" << head;
+  }
 
   ProcessResult missing = eok({"show", "999999"});
   EXPECT_EQ(missing.exit_code, 3);

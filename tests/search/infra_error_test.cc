@@ -47,76 +47,7 @@ class LogCapture {
   std::shared_ptr<spdlog::sinks::ringbuffer_sink_mt> sink_;
 };
 
-class InfraErrorTest : public ::testing::Test {
- protected:
-  InfraErrorTest()
-      : dir_(fs::temp_directory_path(), "eok-infra-test-"),
-        db_(db::KernelDb::open(dir_.path() / "kernels.db")),
-        task_(evaluator::load_task(source_root() / "kernels" / "relu_f32")) {
-    add_run("r1");
-  }
-
-  void add_run(const std::string& id) {
-    db::RunRecord r;
-    r.id = id;
-    r.task = task_.id;
-    r.board = "k1";
-    r.state = "running";
-    r.method = "eok";
-    r.config_json = "{}";
-    r.seed = 7;
-    db_->create_run(r);
-  }
-
-  std::unique_ptr<EvaluationService> service(ScriptedJudge& judge, const std::string& run = "r1", int concurrency = 4) {
-    return std::make_unique<EvaluationService>(judge, *db_, task_, "k1", run, 7, concurrency);
-  }
-
-  db::KernelRecord candidate(const std::string& source, const ScoredKernel& parent) {
-    db::KernelRecord k;
-    k.source = source;
-    k.description = "a candidate";
-    k.op = "M1";
-    k.parents = {parent.kernel.id};
-    k.iteration = 0;
-    k.search = 0;
-    k.generation = 1;
-    return k;
-  }
-
-  // A context for one search over `evals`, with `gen` (null for the tuner).
-  struct Ctx {
-    std::atomic<bool> stop{false};
-    search::Progress progress{100, false};
-    std::unique_ptr<search::SearchContext> ctx;
-  };
-  std::unique_ptr<Ctx> context(EvaluationService& evals, search::Generator* gen, const idea_pool::IdeaPool* pool) {
-    auto c = std::make_unique<Ctx>();
-    c->ctx.reset(new search::SearchContext{task_, settings_, evals, gen, c->progress, pool, c->stop, {}, {}});
-    return c;
-  }
-
-  static idea_pool::IdeaPool pool() {
-    idea_pool::IdeaPool p;
-    idea_pool::Idea idea;
-    idea.id = "I1";
-    idea.principle = "keep the vector unit busy";
-    for (const char* id : {"I1.T1", "I1.T2"}) {
-      idea_pool::Thought t;
-      t.id = id;
-      t.description = std::string("thought ") + id;
-      t.effectiveness = 0.1;
-      idea.thoughts.push_back(t);
-    }
-    p.ideas.push_back(idea);
-    return p;
-  }
-
-  TempDir dir_;
-  std::unique_ptr<db::KernelDb> db_;
-  evaluator::Task task_;
-  search::SearchSettings settings_;
-};
+class InfraErrorTest : public ScriptedSearchTest {};
 
 // ---- the evaluation service ----
 
