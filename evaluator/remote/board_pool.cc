@@ -1,45 +1,18 @@
 #include "evaluator/remote/board_pool.h"
 
-#include <fcntl.h>
-#include <sys/file.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <thread>
 
 #include "src/common/error.h"
+#include "src/common/file_lock.h"
 #include "src/common/hash.h"
 #include "src/common/log.h"
 
 namespace eok::evaluator::remote {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-// An exclusive, non-blocking lock on one board's lock file; released when the object goes (or eok dies).
-class BoardLock {
- public:
-  explicit BoardLock(const fs::path& file) {
-    fd_ = open(file.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-    if (fd_ < 0) throw Error("cannot open the board lock " + file.string() + ": check the directory's permissions");
-    if (flock(fd_, LOCK_EX | LOCK_NB) != 0) {
-      close(fd_);
-      fd_ = -1;
-    }
-  }
-  ~BoardLock() {
-    if (fd_ >= 0) close(fd_);
-  }
-  BoardLock(const BoardLock&) = delete;
-  BoardLock& operator=(const BoardLock&) = delete;
-  bool held() const { return fd_ >= 0; }
-
- private:
-  int fd_ = -1;
-};
-
-}  // namespace
 
 fs::path default_lock_dir() { return fs::temp_directory_path() / ("eok-board-locks-" + std::to_string(getuid())); }
 
@@ -72,7 +45,7 @@ std::pair<RemoteOutcome, std::string> BoardPool::run(const std::function<RemoteO
       return {none, ""};
     }
     for (const auto& host : hosts) {
-      BoardLock lock(lock_dir_ / (content_hash(host).substr(0, 16) + ".lock"));
+      FileLock lock(lock_dir_ / (content_hash(host).substr(0, 16) + ".lock"));
       if (!lock.held()) continue;
       RemoteOutcome out = job(host);
       if (!out.unreachable) return {out, host};

@@ -39,6 +39,11 @@ void add_report_command(CLI::App& app, const GlobalOptions& global, int& exit_co
 // The kernel database of the workspace.
 std::unique_ptr<db::KernelDb> open_kernel_db(const Workspace& ws);
 
+// The directory a command writes into (--out), created when missing: never the root directory, never an
+// existing file, and never inside a system directory (/usr, /etc, /var, ...) unless `force`. Throws
+// ConfigError saying what to give instead.
+std::filesystem::path output_directory(const std::string& out, bool force);
+
 // True when stdout is a terminal (colour and human layout).
 bool stdout_is_terminal();
 

@@ -21,6 +21,7 @@ namespace {
 
 struct ExportOptions {
   std::string task, board = "k1", out;
+  bool force = false;
 };
 
 // Fresh seeds a kernel must pass again before it leaves eok (it was chosen on the seeds it was measured with).
@@ -97,8 +98,7 @@ int run_export(const ExportOptions& opt, const GlobalOptions& global) {
                 k.id, remeasured->champion_cycles, remeasured->baseline_cycles, remeasured->noise);
     }
   }
-  const std::filesystem::path dir = opt.out;
-  std::filesystem::create_directories(dir);
+  const std::filesystem::path dir = output_directory(opt.out, opt.force);
   std::time_t now = std::time(nullptr);
   char date[32];
   std::strftime(date, sizeof date, "%Y-%m-%d", std::gmtime(&now));
@@ -154,7 +154,8 @@ void add_export_command(CLI::App& app, const GlobalOptions& global, int& exit_co
   cmd->add_option("--board,-b", opt->board,
                   "board the kernel was measured on; on a real board the kernel and ker0 are measured again in turns first")
       ->capture_default_str();
-  cmd->add_option("--out,-o", opt->out, "output directory (created if needed)")->required();
+  cmd->add_option("--out,-o", opt->out, "output directory (created if needed; never / or a system directory)")->required();
+  cmd->add_flag("--force", opt->force, "write into a system directory (/usr/local/..., /opt is always fine) all the same");
   cmd->callback([opt, &global, &exit_code] { exit_code = run_export(*opt, global); });
 }
 

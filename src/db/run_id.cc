@@ -1,5 +1,9 @@
 #include "src/db/run_id.h"
 
+#include <cctype>
+
+#include "src/common/error.h"
+
 #include <fmt/format.h>
 
 #include <ctime>
@@ -17,6 +21,15 @@ uint64_t mix(uint64_t x) {
 }
 
 }  // namespace
+
+void check_run_id(const std::string& id) {
+  bool ok = !id.empty() && id.size() <= 64 && std::isalnum(static_cast<unsigned char>(id.front()));
+  for (char c : id) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-');
+  if (!ok) {
+    throw ConfigError("'" + id + "' is not a run id: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or "
+                      "digit (eok runs lists the runs)");
+  }
+}
 
 std::string new_run_id(uint64_t seed_or_entropy, std::chrono::system_clock::time_point now) {
   using namespace std::chrono;

@@ -13,4 +13,8 @@ namespace eok::db {
 std::string new_run_id(uint64_t seed_or_entropy,
                        std::chrono::system_clock::time_point now = std::chrono::system_clock::now());
 
+// Throws ConfigError unless `id` can name a run: 1 to 64 letters, digits, '.', '_' or '-', starting with a
+// letter or digit (a run id names a folder of the workspace, so "../x" or "/tmp/x" never can).
+void check_run_id(const std::string& id);
+
 }  // namespace eok::db

@@ -1,5 +1,8 @@
 #include "src/llm/llm_choice.h"
 
+#include <algorithm>
+#include <cstdlib>
+
 #include "src/common/error.h"
 #include "src/llm/discovery.h"
 
@@ -25,7 +28,21 @@ LlmChoice choose_llm(const Config& c) {
       choice.why = "no LLM endpoint configured (EOK_LLM_BASE_URL) and discovery is off";
       return choice;
     }
-    auto found = discover_local_server();
+    std::vector<int> ports;
+    const std::string list = c.str("llm.discover_ports");
+    for (size_t at = 0; at < list.size();) {
+      const size_t end = std::min(list.find(',', at), list.size());
+      const std::string item = list.substr(at, end - at);
+      char* rest = nullptr;
+      const long port = std::strtol(item.c_str(), &rest, 10);
+      if (item.empty() || *rest != '\0' || port < 1 || port > 65535) {
+        throw ConfigError("llm.discover_ports must be ports separated by commas, e.g. 8000,11434,8080 (it is '" + list + "', from " +
+                          c.origin("llm.discover_ports") + ")");
+      }
+      ports.push_back(static_cast<int>(port));
+      at = end + 1;
+    }
+    auto found = discover_local_server(ports);
     if (!found) {
       choice.why = "no LLM endpoint configured (set EOK_LLM_BASE_URL and EOK_LLM_MODEL) and none found on 127.0.0.1 "
                    "(vLLM :8000, Ollama :11434, llama.cpp :8080)";
@@ -35,6 +52,13 @@ LlmChoice choose_llm(const Config& c) {
     s.server_kind = found->kind;
     if (s.model.empty()) s.model = found->model;
     choice.why = "found " + found->kind + " at " + found->base_url + ", model " + s.model;
+    // A key is meant for the endpoint its owner named: whatever answers on a local port gets it only
+    // when the user says so.
+    if (!s.api_key.empty() && !c.boolean("llm.send_key_to_discovered")) {
+      s.api_key.clear();
+      choice.why += " (the API key is not sent to a discovered server: set EOK_LLM_BASE_URL to it, or "
+                    "llm.send_key_to_discovered = true)";
+    }
   } else {
     if (s.model.empty()) {
       auto server = probe_server(s.base_url, s.api_key, 10);

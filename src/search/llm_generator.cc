@@ -5,6 +5,7 @@
 #include <cctype>
 #include <chrono>
 
+#include "idea_pool/distiller.h"
 #include "idea_pool/example_code.h"
 #include "src/common/hash.h"
 #include "src/common/log.h"
@@ -39,6 +40,15 @@ std::vector<std::string> example_texts(const idea_pool::Thought& t, size_t count
     if (!code.empty()) out.push_back((e->file.empty() ? std::string() : "(" + e->file + ")\n") + code);
   }
   return out;
+}
+
+// A thought as the prompt states it. An extractive pool's thought is a commit title, not a written step:
+// the model is told so, and to work the step out from the example.
+std::string thought_text(const idea_pool::Thought& t) {
+  const std::string prefix = idea_pool::kExtractivePrefix;
+  if (!t.description.starts_with(prefix)) return t.description;
+  return "(a change in the library's history, known only by its title, mined without an LLM: work out the step "
+         "from the title and the example) " + t.description.substr(prefix.size());
 }
 
 std::string joined(const std::vector<std::string>& parts) {
@@ -101,7 +111,7 @@ llm::ChatRequest LlmGenerator::build_request(const ProposalRequest& req, std::st
   }
   v["parents"] = parents;
   if (req.idea) v["principle"] = req.idea->principle;
-  if (req.thought) v["thought"] = req.thought->description;
+  if (req.thought) v["thought"] = thought_text(*req.thought);
   // Example code is retrieval too: the paper's "no RAG" and "docs only" variants go without it.
   if (uses_code(settings_.rag) && req.thought) v["examples"] = joined(example_texts(*req.thought, 2));
   v["feedback"] = req.feedback;

@@ -8,6 +8,7 @@
 #include "evaluator/board_session.h"
 #include "evaluator/task.h"
 #include "idea_pool/example_code.h"
+#include "src/common/file_lock.h"
 #include "idea_pool/pool.h"
 #include "rag/retriever.h"
 #include "src/search/context_retriever.h"
@@ -98,10 +99,23 @@ SearchOutcome run_search(SearchRequest req) {
   // The run: a new one from the configuration, or a recorded one with its own configuration and seed.
   db::RunRecord run;
   Config config = req.config;
+  std::optional<FileLock> run_lock;  // one process at a time works on a run
+  auto lock_run = [&](const std::string& id) {
+    std::error_code ec;
+    fs::create_directories(req.workspace.runs_dir(), ec);
+    run_lock.emplace(req.workspace.runs_dir() / (id + ".lock"));
+    if (!run_lock->held()) {
+      throw ConfigError("run " + id + " is being searched by another eok process right now: wait for it to end, or stop it "
+                        "(Ctrl-C) and then continue it with eok search --resume " + id);
+    }
+  };
+  if (req.new_run_id) db::check_run_id(*req.new_run_id);
   if (req.resume_run) {
+    db::check_run_id(*req.resume_run);
     auto found = db->get_run(*req.resume_run);
     if (!found) throw NotFoundError("no run " + *req.resume_run + " in " + req.workspace.database_path().string() + " (eok runs lists them)");
     run = *found;
+    lock_run(run.id);
     if (run.state == "finished") log::info("run {} had finished; retracing it changes nothing new", run.id);
     config = Config::from_json(nlohmann::json::parse(run.config_json));
     req.task = run.task;
@@ -159,6 +173,7 @@ SearchOutcome run_search(SearchRequest req) {
       settings.seed &= 0x7fffffffffffffffull;
     }
     run.id = req.new_run_id ? *req.new_run_id : db::new_run_id(settings.seed);
+    lock_run(run.id);
     run.task = task.id;
     run.board = session.board.name;
     evaluator::keep_board_profile(req.root, req.workspace.boards_dir(), session.board);

@@ -1,3 +1,4 @@
+#include "src/common/error.h"
 #include "src/db/run_id.h"
 
 #include <gtest/gtest.h>
@@ -34,6 +35,16 @@ TEST(RunId, IsDeterministicButDiffersWithinOneSecond) {
   std::set<std::string> by_seed;
   for (uint64_t seed = 0; seed < 50; ++seed) by_seed.insert(new_run_id(seed, at(1795357805)));
   EXPECT_GE(by_seed.size(), 49u);
+}
+
+TEST(RunId, OnlyNamesThatStayInsideTheWorkspaceAreRunIds) {
+  for (const char* good : {"r20261122-143005-7f3a", "my.run_1", "A", "bench-relu-2"}) EXPECT_NO_THROW(check_run_id(good)) << good;
+  for (const char* bad : {"", "../../x", "/tmp/x", "a/b", ".hidden", "-rf", "run id", "r\n1", "..", "x\\y"}) {
+    EXPECT_THROW(check_run_id(bad), ConfigError) << bad;
+  }
+  EXPECT_THROW(check_run_id(std::string(65, 'r')), ConfigError);
+  EXPECT_NO_THROW(check_run_id(std::string(64, 'r')));
+  EXPECT_NO_THROW(check_run_id(new_run_id(7)));
 }
 
 }  // namespace

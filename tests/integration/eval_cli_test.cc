@@ -209,6 +209,15 @@ TEST_F(EokCli, SearchWithoutLlmTunesAndEveryReviewCommandShowsTheResult) {
     EXPECT_EQ(head.find("*/"), head.rfind("*/")) << "the provenance comment must end only once:\n" << head;
   }
 
+  // --out never writes into /, a system directory or over a file.
+  for (const std::string& bad : std::vector<std::string>{"/", "/usr/share/eok-export-test", (out.path() / "relu_f32.c").string()}) {
+    ProcessResult refused = eok({"export", "--task", "relu_f32", "--out", bad});
+    EXPECT_EQ(refused.exit_code, 2) << bad << ": " << refused.err;
+    EXPECT_NE(refused.err.find("--out " + bad), std::string::npos) << refused.err;
+  }
+  EXPECT_FALSE(fs::exists("/usr/share/eok-export-test"));
+  EXPECT_FALSE(fs::exists("/relu_f32.c"));
+
   ProcessResult missing = eok({"show", "999999"});
   EXPECT_EQ(missing.exit_code, 3);
   EXPECT_NE(missing.err.find("no kernel #999999"), std::string::npos);

@@ -7,6 +7,7 @@
 #include <mutex>
 
 #include "src/common/error.h"
+#include "src/common/file_lock.h"
 #include "src/search/search_run.h"
 #include "support/board_fixture.h"
 #include "support/fake_openai_server.h"
@@ -30,21 +31,7 @@ class SearchWithFailingBoard : public ::testing::Test {
     home_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-infra-search-");
     server_.set_responder(kernel_reply);
   }
-  search::SearchRequest request() {
-    search::SearchRequest r{source_root(), Workspace::open(home_->path())};
-    r.task = "relu_f32";
-    r.config = Config::load(source_root());
-    r.config.set("llm.base_url", server_.base_url());
-    r.config.set("llm.model", "fake-coder");
-    r.config.set("search.method", "eoh");
-    r.config.set("search.iterations", "2");
-    r.config.set("search.parallel", "2");
-    r.config.set("search.population", "3");
-    r.config.set("search.generations", "1");
-    r.config.set("search.seed", "5");
-    r.config.set("search.rag", "none");
-    return r;
-  }
+  search::SearchRequest request() { return small_search_request(home_->path(), server_.base_url()); }
 
   FakeOpenAiServer server_;
   std::unique_ptr<TempDir> home_;
@@ -146,6 +133,41 @@ TEST_F(SearchWithFailingBoard, AChampionRightOnlyOnTheInputsItWasMeasuredWithIsN
   auto best = db->get_kernel(good.best_kernel_id);
   ASSERT_TRUE(best);
   EXPECT_EQ(honest.calls(best->source), 3);
+}
+
+// One process at a time works on a run: a second resume while the first holds it is refused with what
+// to do; a hostile run id never names a path.
+TEST_F(SearchWithFailingBoard, ARunIsContinuedByOneProcessAtATimeAndRunIdsNeverNamePaths) {
+  ScriptedJudge judge;
+  search::SearchRequest first = request();
+  first.judge = &judge;
+  first.config.set("search.iterations", "1");
+  const search::SearchOutcome done = search::run_search(first);
+  ASSERT_EQ(done.state, "finished");
+
+  FileLock held(first.workspace.runs_dir() / (done.run_id + ".lock"));  // another eok working on the run
+  ASSERT_TRUE(held.held());
+  search::SearchRequest again = request();
+  again.judge = &judge;
+  again.resume_run = done.run_id;
+  try {
+    search::run_search(again);
+    FAIL() << "a second process continued a run another one holds";
+  } catch (const ConfigError& e) {
+    EXPECT_NE(std::string(e.what()).find("another eok process"), std::string::npos) << e.what();
+  }
+
+  for (const std::string bad : {"../../escaped", "/tmp/eok-abs-run"}) {
+    search::SearchRequest hostile = request();
+    hostile.judge = &judge;
+    hostile.new_run_id = bad;
+    EXPECT_THROW(search::run_search(hostile), ConfigError) << bad;
+    hostile.new_run_id.reset();
+    hostile.resume_run = bad;
+    EXPECT_THROW(search::run_search(hostile), ConfigError) << bad;
+  }
+  EXPECT_FALSE(fs::exists(home_->path().parent_path().parent_path() / "escaped"));
+  EXPECT_FALSE(fs::exists("/tmp/eok-abs-run"));
 }
 
 }  // namespace

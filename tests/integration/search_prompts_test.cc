@@ -42,18 +42,12 @@ class SearchPrompts : public ::testing::Test {
  protected:
   void SetUp() override { home_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-prompts-"); }
   search::SearchRequest request(const std::string& method = "eoh") {
-    search::SearchRequest r{source_root(), Workspace::open(home_->path())};
-    r.task = "relu_f32";
-    r.config = Config::load(source_root());
-    r.config.set("llm.base_url", server_.base_url());
-    r.config.set("llm.model", "fake-coder");
-    r.config.set("search.method", method);
+    search::SearchRequest r = small_search_request(home_->path(), server_.base_url(), method);
     r.config.set("search.iterations", "1");
     r.config.set("search.parallel", "1");
     r.config.set("search.population", "2");
     r.config.set("search.generations", "2");
     r.config.set("search.seed", "11");
-    r.config.set("search.rag", "none");
     r.judge = &judge_;
     return r;
   }

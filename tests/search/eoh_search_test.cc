@@ -96,15 +96,7 @@ TEST_F(EohSearchTest, TheEarlierAttemptOfABatchOwnsAKernelBothProposedWhateverAr
   // Run it again with the delay on the other thought: the owner must not change.
   TempDir again_dir(std::filesystem::temp_directory_path(), "eok-order-");
   auto db2 = db::KernelDb::open(again_dir.path() / "kernels.db");
-  db::RunRecord run;
-  run.id = "r1";
-  run.task = task_.id;
-  run.board = "k1";
-  run.state = "running";
-  run.method = "eok";
-  run.config_json = "{}";
-  run.seed = 7;
-  db2->create_run(run);
+  add_run("r1", db2.get());
   ScriptedGenerator gen2([](const search::ProposalRequest& r) {
     if (r.thought && r.thought->id == "I1.T2") std::this_thread::sleep_for(std::chrono::milliseconds(300));
     return std::string("int same; /* CYCLES=800 */\n");

@@ -20,6 +20,7 @@
 #include "src/db/kernel_db.h"
 #include "src/search/evaluation_service.h"
 #include "src/search/search_context.h"
+#include "src/search/search_run.h"
 #include "support/board_fixture.h"
 #include "src/search/generator.h"
 #include "src/search/kernel_judge.h"
@@ -135,7 +136,8 @@ class ScriptedSearchTest : public ::testing::Test {
     add_run("r1");
   }
 
-  void add_run(const std::string& id) {
+  // Records run `id` of relu_f32 on k1 in `db` (the fixture's own by default).
+  void add_run(const std::string& id, db::KernelDb* db = nullptr) {
     db::RunRecord r;
     r.id = id;
     r.task = task_.id;
@@ -144,7 +146,7 @@ class ScriptedSearchTest : public ::testing::Test {
     r.method = "eok";
     r.config_json = "{}";
     r.seed = 7;
-    db_->create_run(r);
+    (db ? *db : *db_).create_run(r);
   }
 
   std::unique_ptr<search::EvaluationService> service(ScriptedJudge& judge, const std::string& run = "r1", int concurrency = 4) {
@@ -196,5 +198,24 @@ class ScriptedSearchTest : public ::testing::Test {
   evaluator::Task task_;
   search::SearchSettings settings_;
 };
+
+// A small seeded relu_f32 search (2 iterations of 2 searches, population 3, one generation, no
+// retrieval) in workspace `home`, asking the LLM at `base_url`; tests set what they vary.
+inline search::SearchRequest small_search_request(const std::filesystem::path& home, const std::string& base_url,
+                                                  const std::string& method = "eoh") {
+  search::SearchRequest r{source_root(), Workspace::open(home)};
+  r.task = "relu_f32";
+  r.config = Config::load(source_root());
+  r.config.set("llm.base_url", base_url);
+  r.config.set("llm.model", "fake-coder");
+  r.config.set("search.method", method);
+  r.config.set("search.iterations", "2");
+  r.config.set("search.parallel", "2");
+  r.config.set("search.population", "3");
+  r.config.set("search.generations", "1");
+  r.config.set("search.seed", "5");
+  r.config.set("search.rag", "none");
+  return r;
+}
 
 }  // namespace eok::testing
