@@ -121,7 +121,7 @@ int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
   } else {
     print_summary(o, *open_kernel_db(req.workspace));
   }
-  return o.state == "finished" ? 0 : 7;
+  return o.state == "finished" ? 0 : o.state == "failed" ? 8 : 7;
 }
 
 }  // namespace
@@ -143,7 +143,8 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_co
       "nothing already recorded (LLM call or evaluation) is repeated, except evaluations that failed in eok or\n"
       "the board (infra_error): those kernels are evaluated again. Three infra_errors in a row stop the run\n"
       "(check the setup with eok doctor, then --resume).\n"
-      "Exit code: 0 finished, 7 stopped early (Ctrl-C, budget, a failing board), 1-6 errors.\n\n"
+      "Exit code: 0 finished, 7 stopped early (Ctrl-C, budget, a failing board), 8 failed (every LLM call failed\n"
+      "or no reply held a kernel: nothing was learned), 1-6 errors.\n\n"
       "Examples:\n  eok search --task mish --board k1\n  EOK_LLM_BASE_URL=http://127.0.0.1:8000/v1 eok search --task relu_f32 --iterations 3\n"
       "  eok search --resume r20261122-143005-7f3a");
   cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32)");

@@ -12,6 +12,7 @@ const std::vector<KeySpec>& config_keys() {
       {"llm.api_key", KeyType::string, "", "API key, sent as a bearer token; from EOK_LLM_API_KEY only", true},
       {"llm.discover", KeyType::boolean, "true", "when llm.base_url is empty, look for vLLM, Ollama or llama.cpp on their usual local ports"},
       {"llm.discover_ports", KeyType::string, "8000,11434,8080", "the 127.0.0.1 ports discovery probes, in order (vLLM, Ollama, llama.cpp)"},
+      {"llm.preflight", KeyType::boolean, "true", "before a search, check that the endpoint answers GET /models"},
       {"llm.send_key_to_discovered", KeyType::boolean, "false",
        "send llm.api_key to a server found by discovery too (by default the key only goes to the llm.base_url you set)"},
       {"llm.timeout_seconds", KeyType::number, "180", "per-request timeout"},

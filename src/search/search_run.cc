@@ -1,6 +1,7 @@
 #include "src/search/search_run.h"
 
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <random>
@@ -143,6 +144,14 @@ SearchOutcome run_search(SearchRequest req) {
       choice.why = "replaying from the response cache alone (model " + s.model + ")";
     } else {
       choice = llm::choose_llm(config);
+      // Before anything is measured or recorded: does the endpoint answer at all?
+      if (choice.settings && config.boolean("llm.preflight")) {
+        const auto& s = *choice.settings;
+        if (!llm::probe_server(s.base_url, s.api_key, std::min(30.0, s.timeout_seconds))) {
+          throw NotFoundError("the LLM endpoint " + s.base_url + " does not answer GET /models with a model: check it with "
+                              "`eok doctor`, or set llm.preflight = false for a server without /models");
+        }
+      }
     }
     if (!choice.settings) {
       if (method == "eok" || method == "eoh") throw ConfigError("--method " + method + " needs an LLM: " + choice.why);
@@ -271,6 +280,21 @@ SearchOutcome run_search(SearchRequest req) {
   if (stop) {
     state = "stopped";
     out.stop_reason = ctx.stop_reason.empty() ? (interrupts.interrupted() ? "interrupted" : "stopped") : ctx.stop_reason;
+  }
+  // A search that ran its course, asking, and never got a kernel back learned nothing: it failed. (One
+  // that was stopped, by Ctrl-C, the budget or a replay's miss, stays resumable.)
+  if (llm_run && !stop) {
+    const auto calls = db->llm_calls(run.id);
+    const bool any_kernel = std::any_of(calls.begin(), calls.end(), [](const db::LlmCallRecord& c) { return c.kernel_id.has_value(); });
+    const bool all_failed = std::all_of(calls.begin(), calls.end(), [](const db::LlmCallRecord& c) { return !c.ok; });
+    if (!calls.empty() && !any_kernel) {
+      state = "failed";
+      out.stop_reason = std::string(all_failed ? "every LLM call failed" : "no reply of the LLM held a usable kernel") + " (" +
+                        std::to_string(calls.size()) + " calls; the last: " + calls.back().error +
+                        "): check the endpoint and model with `eok doctor` and one call with `eok show --call " +
+                        std::to_string(calls.back().id) + "`, then continue with eok search --resume " + run.id;
+      log::error("{}", out.stop_reason);
+    }
   }
 
   // The summary: the best correct kernel of the run (ker0 when nothing beat it). The champion is checked

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "rag/doc_index.h"
+#include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/search/llm_generator.h"
 #include "src/search/search_run.h"
@@ -230,6 +231,40 @@ TEST_F(SearchWithLlm, RetrievedContextReachesThePromptsAndIsRecorded) {
     EXPECT_EQ(requests[i].body.find("vfmax.vf takes the maximum"), std::string::npos);
     EXPECT_EQ(requests[i].body.find("Example of the step in that library"), std::string::npos);
   }
+}
+
+// A search that got no kernel from the LLM at all did not succeed: it ends failed, says what to check, and
+// its exit code says so; an endpoint that does not answer is found before anything starts.
+TEST_F(SearchWithLlm, ASearchWhereEveryCallFailedEndsFailedAndADeadEndpointIsFoundFirst) {
+  server_.set_responder([](const RecordedRequest&) { return FakeReply::http_status(502, "<html><body>Bad Gateway</body></html>"); });
+  Config c = config();
+  c.set("llm.max_retries", "0");
+  search::SearchRequest req = request(c);
+  const search::SearchOutcome o = search::run_search(req);
+  EXPECT_EQ(o.state, "failed");
+  EXPECT_NE(o.stop_reason.find("every LLM call failed"), std::string::npos) << o.stop_reason;
+  EXPECT_NE(o.stop_reason.find("eok doctor"), std::string::npos) << o.stop_reason;
+  auto db = db::KernelDb::open(req.workspace.database_path());
+  EXPECT_EQ(db->get_run(o.run_id)->state, "failed");
+
+  // Replies, but never a kernel: failed too.
+  server_.set_responder([](const RecordedRequest&) { return FakeReply::completion("I cannot help with that."); });
+  c.set("search.seed", "77");
+  const search::SearchOutcome words = search::run_search(request(c));
+  EXPECT_EQ(words.state, "failed");
+  EXPECT_NE(words.stop_reason.find("no reply of the LLM held a usable kernel"), std::string::npos) << words.stop_reason;
+
+  // Nothing listens: refused before any run is recorded.
+  int closed_port = 0;
+  {
+    FakeOpenAiServer gone;
+    closed_port = gone.port();
+  }
+  Config dead = config();
+  dead.set("llm.base_url", "http://127.0.0.1:" + std::to_string(closed_port) + "/v1");
+  const size_t runs_before = db->list_runs().size();
+  EXPECT_THROW(search::run_search(request(dead)), NotFoundError);
+  EXPECT_EQ(db->list_runs().size(), runs_before) << "a run was recorded for an endpoint that does not answer";
 }
 
 TEST_F(SearchWithLlm, ServerFailingMostRequestsDoesNotStopTheRun) {
