@@ -2,6 +2,10 @@
 
 #include <unistd.h>
 
+#include <algorithm>
+#include <chrono>
+#include <thread>
+
 namespace eok {
 
 namespace {
@@ -33,5 +37,18 @@ InterruptGuard::~InterruptGuard() {
 }
 
 bool InterruptGuard::interrupted() const { return g_interrupts > 0; }
+
+bool interrupt_requested() { return g_stop.load() != nullptr && g_interrupts.load() > 0; }
+
+bool sleep_unless_interrupted(double seconds) {
+  using Clock = std::chrono::steady_clock;
+  const Clock::time_point end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  while (Clock::now() < end) {
+    if (interrupt_requested()) return false;
+    const Clock::duration left = end - Clock::now();
+    std::this_thread::sleep_for(std::min<Clock::duration>(left, std::chrono::milliseconds(50)));
+  }
+  return !interrupt_requested();
+}
 
 }  // namespace eok

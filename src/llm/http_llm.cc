@@ -17,6 +17,7 @@ ChatError error_kind(const HttpOutcome& outcome) {
     case HttpFailure::timeout: return ChatError::timeout;
     case HttpFailure::network: return ChatError::network;
     case HttpFailure::too_large: return ChatError::bad_response;
+    case HttpFailure::cancelled: return ChatError::cancelled;
     case HttpFailure::none: break;
   }
   return ChatError::http;

@@ -1,5 +1,7 @@
 #include "src/llm/http_transport.h"
 
+#include "src/common/interrupt_guard.h"
+
 #include <curl/curl.h>
 
 #include <algorithm>
@@ -62,9 +64,13 @@ HttpFailure classify(CURLcode code, bool too_large) {
     case CURLE_OK: return HttpFailure::none;
     case CURLE_OPERATION_TIMEDOUT: return HttpFailure::timeout;
     case CURLE_FILESIZE_EXCEEDED: return HttpFailure::too_large;
+    case CURLE_ABORTED_BY_CALLBACK: return HttpFailure::cancelled;
     default: return HttpFailure::network;
   }
 }
+
+// libcurl calls this about once a second, and more often while data moves: a Ctrl-C abandons the transfer.
+int on_progress(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) { return interrupt_requested() ? 1 : 0; }
 
 struct CurlHandleDeleter {
   void operator()(CURL* handle) const { curl_easy_cleanup(handle); }
@@ -112,6 +118,8 @@ HttpReply perform_http(const HttpRequest& request) {
   curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
   curl_easy_setopt(h, CURLOPT_HEADERDATA, &transfer);
   curl_easy_setopt(h, CURLOPT_ERRORBUFFER, error_buffer);
+  curl_easy_setopt(h, CURLOPT_NOPROGRESS, 0L);
+  curl_easy_setopt(h, CURLOPT_XFERINFOFUNCTION, on_progress);
 
   const CURLcode code = curl_easy_perform(h);
   reply.failure = classify(code, transfer.too_large);
@@ -121,7 +129,9 @@ HttpReply perform_http(const HttpRequest& request) {
     reply.headers = std::move(transfer.headers);
     return reply;
   }
-  if (reply.failure == HttpFailure::too_large) {
+  if (reply.failure == HttpFailure::cancelled) {
+    reply.error = "cancelled: eok was interrupted (Ctrl-C)";
+  } else if (reply.failure == HttpFailure::too_large) {
     reply.error =
         "the reply is larger than " + std::to_string(request.max_response_bytes) + " bytes; the transfer was aborted";
   } else {

@@ -26,6 +26,7 @@ enum class HttpFailure {
   timeout,    // no complete reply within the timeout
   network,    // refused, reset, closed without a reply, DNS, TLS
   too_large,  // the reply passed max_response_bytes; the transfer was aborted
+  cancelled,  // eok was interrupted (Ctrl-C): the transfer was abandoned
 };
 
 struct HttpReply {

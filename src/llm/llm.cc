@@ -11,6 +11,7 @@ const char* chat_error_name(ChatError e) {
     case ChatError::bad_response: return "bad_response";
     case ChatError::budget: return "budget";
     case ChatError::cache_miss: return "cache_miss";
+    case ChatError::cancelled: return "cancelled";
   }
   return "unknown";
 }

@@ -33,6 +33,7 @@ enum class ChatError {
   bad_response,  // 200 but not a chat completion (truncated JSON, no choices, non-UTF-8 ...)
   budget,        // the run's budget (calls, tokens or cost) is spent: no request was sent
   cache_miss,    // replay mode and the exact request is not in the cache
+  cancelled,     // eok was interrupted (Ctrl-C) before the reply came: nothing to record, ask again on resume
 };
 
 const char* chat_error_name(ChatError e);

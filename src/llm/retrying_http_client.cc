@@ -1,5 +1,7 @@
 #include "src/llm/retrying_http_client.h"
 
+#include "src/common/interrupt_guard.h"
+
 #include <fmt/format.h>
 
 #include <chrono>
@@ -45,7 +47,8 @@ bool is_retryable(const HttpReply& reply) {
   switch (reply.failure) {
     case HttpFailure::timeout:
     case HttpFailure::network: return true;
-    case HttpFailure::too_large: return false;
+    case HttpFailure::too_large:
+    case HttpFailure::cancelled: return false;
     case HttpFailure::none: break;
   }
   return reply.status == 408 || reply.status == 429 || (reply.status >= 500 && reply.status <= 599);
@@ -96,7 +99,7 @@ HttpOutcome RetryingHttpClient::post_json(const std::string& path, const std::st
     const double delay = backoff_.delay_seconds(retry, requested);
     log::warn("LLM request to {}: {}; retry {} of {} in {:.2f} s", request.url, short_reason(outcome.reply), retry + 1,
               settings_.max_retries, delay);
-    std::this_thread::sleep_for(std::chrono::duration<double>(delay));
+    if (!sleep_unless_interrupted(delay)) break;  // Ctrl-C: no more retries; the last outcome stands
   }
   outcome.seconds = seconds_since(start);
   return outcome;
@@ -118,6 +121,7 @@ std::string RetryingHttpClient::explain_failure(const std::string& path, const H
     case HttpFailure::too_large:
       return fmt::format("the reply from {} was larger than {} bytes; the transfer was aborted", url,
                          settings_.max_response_bytes);
+    case HttpFailure::cancelled: return fmt::format("cancelled: eok was interrupted (Ctrl-C) while talking to {}", url);
     case HttpFailure::none: break;
   }
   if (!is_retryable(reply)) {

@@ -170,6 +170,12 @@ GeneratedKernel LlmGenerator::propose(const ProposalRequest& req) {
     }
   }
   const llm::ChatResponse resp = llm_.chat(chat);
+  if (resp.error == llm::ChatError::cancelled) {
+    // Interrupted mid-call: nothing is recorded, so a resumed run sends the request again.
+    g.reason = resp.message;
+    g.stop_run = true;
+    return g;
+  }
   g.called = resp.error != llm::ChatError::budget;
   g.call_ok = resp.ok;
   g.cache_hit = resp.cache_hit;

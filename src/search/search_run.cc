@@ -5,6 +5,7 @@
 #include <atomic>
 #include <chrono>
 #include <random>
+#include <thread>
 
 #include "evaluator/board_session.h"
 #include "evaluator/task.h"
@@ -203,6 +204,32 @@ SearchOutcome run_search(SearchRequest req) {
 
   std::atomic<bool> stop{false};
   InterruptGuard interrupts(stop);
+  // The first Ctrl-C is answered at once: say what is being finished, and mark the run stopped now, so
+  // that a second Ctrl-C (which exits on the spot) leaves it resumable and not "running".
+  std::atomic<bool> search_over{false};
+  std::thread interrupt_watch([&] {
+    while (!search_over) {
+      if (interrupts.interrupted()) {
+        log::warn("Ctrl-C: finishing the evaluations in flight and cancelling LLM requests; the run is marked stopped "
+                  "(continue it with eok search --resume {}); Ctrl-C again stops at once", run.id);
+        try {
+          db->update_run(run.id, "stopped", nlohmann::json{{"stop_reason", "interrupted"}}.dump());
+        } catch (const std::exception& e) {
+          log::warn("could not mark run {} stopped: {}", run.id, e.what());
+        }
+        return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+  });
+  struct JoinWatch {
+    std::atomic<bool>& over;
+    std::thread& watch;
+    ~JoinWatch() {
+      over = true;
+      watch.join();
+    }
+  } join_watch{search_over, interrupt_watch};
   const bool llm_run = method != "tuner";
   Progress progress(llm_run ? settings.planned_proposals() : settings.tuner_max_evaluations, req.terminal);
   BoardJudge board_judge(*session.evaluator);

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -419,18 +420,15 @@ TEST_F(SearchWithLlm, ResumesAfterKillWithoutRepeatingRecordedWork) {
   EXPECT_EQ(hashes, straight_hashes);
 }
 
-TEST_F(SearchWithLlm, CtrlCStopsCleanlyAndTheRunCanContinue) {
-  server_.set_responder([](const RecordedRequest& r) {
-    FakeReply reply = scripted_reply(r, false);
-    return reply.kind == FakeReply::Kind::completion ? std::move(reply).after(0.3) : reply;
-  });
-  std::vector<std::string> env = {"EOK_HOME=" + home_->path().string(), "EOK_LLM_BASE_URL=" + server_.base_url(),
-                                  "EOK_LLM_MODEL=fake-coder", "EOK_SEARCH_SEED=31", "EOK_SEARCH_ITERATIONS=3"};
+// Starts `eok search --task relu_f32` against the fake server as a user would, stdout and stderr to files
+// in the workspace; returns its pid.
+pid_t start_search_process(const fs::path& home, const std::string& base_url, const std::string& iterations) {
+  std::vector<std::string> env = {"EOK_HOME=" + home.string(), "EOK_LLM_BASE_URL=" + base_url, "EOK_LLM_MODEL=fake-coder",
+                                  "EOK_SEARCH_SEED=31", "EOK_SEARCH_ITERATIONS=" + iterations};
   if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
-  const fs::path out = home_->path() / "stdout.txt";
+  const fs::path out = home / "stdout.txt", err = home / "stderr.txt";
   const std::string eok = (fs::path(EOK_BINARY_DIR) / "eok").string();
   pid_t pid = fork();
-  ASSERT_GE(pid, 0);
   if (pid == 0) {
     std::vector<std::string> args = {eok, "--log-level", "warn", "search", "--task", "relu_f32"};
     std::vector<char*> argv, envp;
@@ -439,10 +437,77 @@ TEST_F(SearchWithLlm, CtrlCStopsCleanlyAndTheRunCanContinue) {
     for (auto& e : env) envp.push_back(e.data());
     envp.push_back(nullptr);
     freopen(out.c_str(), "w", stdout);
+    freopen(err.c_str(), "w", stderr);
     chdir(source_root().c_str());
     execve(eok.c_str(), argv.data(), envp.data());
     _exit(127);
   }
+  return pid;
+}
+
+// Waits up to `seconds` for `pid`; its wait status, or nullopt (then it is killed) when it did not end.
+std::optional<int> wait_at_most(pid_t pid, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  int status = 0;
+  while (std::chrono::steady_clock::now() < end) {
+    if (waitpid(pid, &status, WNOHANG) == pid) return status;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, &status, 0);
+  return std::nullopt;
+}
+
+// A server that makes eok wait (429 with a two-minute Retry-After, or a reply that never comes): Ctrl-C is
+// answered at once, the process ends within seconds, and the run is left stopped and resumable; a second
+// Ctrl-C right after the first never leaves it "running".
+TEST_F(SearchWithLlm, CtrlCIsAnsweredAtOnceWhileTheServerMakesEokWait) {
+  for (int scenario = 0; scenario < 3; ++scenario) {
+    SCOPED_TRACE(scenario == 0 ? "429 with Retry-After: 120" : scenario == 1 ? "a reply that never comes" : "Ctrl-C twice");
+    TempDir home(fs::temp_directory_path(), "eok-ctrl-c-");
+    const size_t before = server_.chat_requests().size();
+    server_.set_responder([scenario](const RecordedRequest&) {
+      if (scenario == 0) return FakeReply::http_status(429, "{\"error\": \"slow down\"}", {{"Retry-After", "120"}});
+      return FakeReply::stall(120);
+    });
+    const pid_t pid = start_search_process(home.path(), server_.base_url(), "1");
+    ASSERT_GT(pid, 0);
+    for (int i = 0; i < 1200 && server_.chat_requests().size() == before; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_GT(server_.chat_requests().size(), before) << "eok never asked the server";
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));  // in the wait or the transfer by now
+    const auto t0 = std::chrono::steady_clock::now();
+    kill(pid, SIGINT);
+    if (scenario == 2) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+      kill(pid, SIGINT);
+    }
+    const std::optional<int> status = wait_at_most(pid, 20);
+    const double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    ASSERT_TRUE(status.has_value()) << "eok was still running 20 s after Ctrl-C";
+    EXPECT_LT(took, 10.0) << "Ctrl-C took " << took << " s to be honoured";
+    ASSERT_TRUE(WIFEXITED(*status));
+    if (scenario < 2) EXPECT_EQ(WEXITSTATUS(*status), 7);
+    else EXPECT_TRUE(WEXITSTATUS(*status) == 7 || WEXITSTATUS(*status) == 130) << WEXITSTATUS(*status);
+    const std::string err = read_file(home.path() / "stderr.txt");
+    EXPECT_NE(err.find("Ctrl-C: finishing"), std::string::npos) << err.substr(0, 2000);
+    auto db = db::KernelDb::open(Workspace::open(home.path()).database_path());
+    const auto runs = db->list_runs();
+    ASSERT_EQ(runs.size(), 1u);
+    EXPECT_EQ(runs.front().state, "stopped") << "the run must stay resumable";
+    for (const auto& c : db->llm_calls(runs.front().id)) {
+      EXPECT_EQ(c.error.find("cancelled"), std::string::npos) << "a cancelled call was recorded as the model's answer";
+    }
+  }
+}
+
+TEST_F(SearchWithLlm, CtrlCStopsCleanlyAndTheRunCanContinue) {
+  server_.set_responder([](const RecordedRequest& r) {
+    FakeReply reply = scripted_reply(r, false);
+    return reply.kind == FakeReply::Kind::completion ? std::move(reply).after(0.3) : reply;
+  });
+  const fs::path out = home_->path() / "stdout.txt";
+  const pid_t pid = start_search_process(home_->path(), server_.base_url(), "3");
+  ASSERT_GE(pid, 0);
   // Interrupt once the first proposals are on record.
   const fs::path dbfile = Workspace::open(home_->path()).database_path();
   for (int i = 0; i < 600; ++i) {
