@@ -4,6 +4,8 @@
 //
 //   build/eok_search_quality_bench                         20 seeds, plain EoH and EoK with the tests' pool
 //   build/eok_search_quality_bench --benchmark_filter=Mish/3/0   seed 3, plain EoH only
+//   EOK_QUALITY_POOL=.eok/pools/latest.json build/eok_search_quality_bench --benchmark_filter=Mish/./1
+//                                                           EoK with a pool of your own
 //
 // The scripted model knows a space of 36 real mish kernels derived from ker0 (LMUL 1/2/4/8, 0-2 Newton
 // steps for the reciprocal, exp polynomial of degree 4-6; some fail the tolerance, which the virtual K1
@@ -14,6 +16,7 @@
 #include <benchmark/benchmark.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 #include <mutex>
 #include <regex>
@@ -175,8 +178,10 @@ void Mish(benchmark::State& state) {
     req.config.set("llm.base_url", server.base_url());
     req.config.set("llm.model", "scripted-mish");
     req.config.set("search.seed", std::to_string(seed));
-    // With the tests' small pool the search is EoK (its first population applies thoughts); without, EoH.
-    if (with_pool) req.config.set("search.pool", EOK_SOURCE_DIR "/tests/fixtures/pools/small_pool.json");
+    // With a pool the search is EoK (its first population applies thoughts); without, EoH. The pool is the
+    // tests' small one, or $EOK_QUALITY_POOL (e.g. one mined from OpenBLAS, for realistic retrieval).
+    const char* pool = std::getenv("EOK_QUALITY_POOL");
+    if (with_pool) req.config.set("search.pool", pool ? pool : EOK_SOURCE_DIR "/tests/fixtures/pools/small_pool.json");
     const search::SearchOutcome o = search::run_search(req);
     auto db = db::KernelDb::open(req.workspace.database_path());
     const auto calls = db->llm_calls(o.run_id);

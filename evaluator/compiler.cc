@@ -1,5 +1,7 @@
 #include "evaluator/compiler.h"
 
+#include "evaluator/environment_failure.h"
+
 #include <signal.h>
 #include <unistd.h>
 
@@ -12,6 +14,7 @@
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/common/hash.h"
+#include "src/common/log.h"
 
 namespace eok::evaluator {
 
@@ -183,6 +186,7 @@ Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
     diag += "error: the preprocessor did not list the files it read (an #embed of a file that is not there?)\n";
   }
   p.diagnostics = cap(diag);
+  if (!p.ok) p.environment = environment_failure(pr, pr.err, req.file_name);
   if (p.ok) {
     p.text = read_file(tmp.path() / "out.i");
     p.files_read = parse_deps(read_file(tmp.path() / "deps.d"));
@@ -195,6 +199,7 @@ Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
     p.ok = pn.ok() && fs::exists(tmp.path() / "normalized.i");
     if (p.ok) p.normalized = read_file(tmp.path() / "normalized.i");
     else p.diagnostics += "error: the preprocessor failed on its second pass (" + pn.describe() + ")\n";
+    if (!p.ok) p.environment = environment_failure(pn, pn.err, req.file_name);
   }
   std::lock_guard<std::mutex> lock(recent_mutex_);
   if (recent_.size() >= kRecentPreprocessed) recent_.pop_front();
@@ -213,13 +218,22 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   const fs::path object = cache_dir_ / key.substr(0, 2) / (key + ".o");
   const fs::path log = cache_dir_ / key.substr(0, 2) / (key + ".log");
 
+  const fs::path sum = cache_dir_ / key.substr(0, 2) / (key + ".o.sum");
+
   CompileResult result;
   if (fs::exists(object)) {
-    result.ok = true;
-    result.cached = true;
-    result.object = object;
-    if (fs::exists(log)) result.diagnostics = read_file(log);
-    return result;
+    // A cached object is used only as it was written: one damaged on disk (or edited) is compiled again.
+    std::error_code ec;
+    if (fs::exists(sum) && read_file(sum) == content_hash(read_file(object))) {
+      result.ok = true;
+      result.cached = true;
+      result.object = object;
+      if (fs::exists(log)) result.diagnostics = read_file(log);
+      return result;
+    }
+    log::warn("the cached object {} does not match its checksum (damaged?): compiling it again", object.string());
+    fs::remove(object, ec);
+    fs::remove(sum, ec);
   }
 
   TempDir tmp(scratch_dir_, "cc-");
@@ -235,6 +249,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   else if (pr.term_signal) diag = "error: the compiler " + pr.describe() + " (out of memory?)\n" + diag;
   result.diagnostics = cap(diag);
   result.ok = pr.ok() && fs::exists(tmp.path() / "kernel.o");
+  if (!result.ok) result.environment = environment_failure(pr, pr.err + pr.out, req.file_name);
 
   if (result.ok && !req.keep_global.empty()) {
     sandbox::SandboxedRun oc;
@@ -252,6 +267,7 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
     staged += ".tmp." + std::to_string(::getpid()) + "." +
               std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
     fs::copy_file(tmp.path() / "kernel.o", staged, fs::copy_options::overwrite_existing);
+    write_file_atomic(sum, content_hash(read_file(staged)));  // before the object appears under its name
     fs::rename(staged, object);
     result.object = object;
   }
@@ -285,6 +301,7 @@ LinkResult ClangCompiler::link(const LinkRequest& req) {
     std::string diag = pr.err + pr.out;
     replace_all(diag, kIn, "");
     r.diagnostics = cap(diag.empty() ? "linker " + pr.describe() : diag);
+    r.environment = environment_failure(pr, diag, "");
   }
   return r;
 }

@@ -38,6 +38,7 @@ struct Preprocessed {
   std::vector<std::string> direct_headers;  // files the source itself includes (depth 1 of clang -H), the prelude aside
   std::vector<std::string> files_read;   // every file the preprocessor read (headers, #embed resources)
   std::string diagnostics;
+  std::string environment;               // not ok because of the machine (environment_failure.h), not the source
 };
 
 struct CompileResult {
@@ -46,6 +47,7 @@ struct CompileResult {
   std::string diagnostics;          // compiler messages (warnings too), capped
   bool cached = false;
   double seconds = 0;
+  std::string environment;          // not ok because of the machine (environment_failure.h), not the source
 };
 
 struct LinkRequest {
@@ -57,6 +59,7 @@ struct LinkRequest {
 struct LinkResult {
   bool ok = false;
   std::string diagnostics;          // linker messages when it failed
+  std::string environment;          // not ok because of the machine (environment_failure.h), not the objects
 };
 
 // Contract: preprocess() and compile() turn one C translation unit into clang -E text or a riscv64 object

@@ -209,6 +209,7 @@ namespace {
 // A program linked and checked, ready for the board: the executable and what the plugin must watch.
 struct Linked {
   std::string error;                 // the linker's complaint (compile_error)
+  std::string environment;           // the link failed because of the machine (infra_error)
   std::optional<Violation> violation;  // an image rule broken (rejected)
   std::string infra;                 // eok could not analyse its own link
   std::string watch;
@@ -220,6 +221,7 @@ Linked link_and_check(Compiler& compiler, const std::vector<std::pair<fs::path, 
   LinkResult lr = compiler.link({objects, exe, with_candidate ? kCandidateLinkScript : ""});
   if (!lr.ok) {
     l.error = lr.diagnostics;
+    l.environment = lr.environment;
     return l;
   }
   ImageVerdict iv = check_image(read_file(exe), with_candidate);
@@ -261,6 +263,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   if (!pp.ok) {
     res.compiler_output = pp.diagnostics;
     res.timings.compile = since(t);
+    if (!pp.environment.empty()) return finish(EvalStatus::infra_error, "the preprocessor failed because of the machine: " + pp.environment);
     return finish(EvalStatus::compile_error, "does not compile: " + first_error_line(pp.diagnostics));
   }
   res.kernel_hash = kernel_identity(pp);
@@ -268,6 +271,9 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   CompileResult cc = compiler_.compile(req);
   res.timings.compile = cc.cached ? 0 : since(t);
   res.compiler_output = cc.diagnostics;
+  if (!cc.ok && !cc.environment.empty()) {
+    return finish(EvalStatus::infra_error, "the compiler failed because of the machine: " + cc.environment);
+  }
   if (!cc.ok) return finish(EvalStatus::compile_error, "does not compile: " + first_error_line(cc.diagnostics));
 
   ObjectVerdict ov = check_object(read_file(cc.object), task.entry);
@@ -322,6 +328,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   res.timings.reference = ref_seconds;
   if (!linked.error.empty()) {
     res.compiler_output += linked.error;
+    if (!linked.environment.empty()) return finish(EvalStatus::infra_error, "the linker failed because of the machine: " + linked.environment);
     return finish(EvalStatus::compile_error, "does not link: " + first_error_line(linked.error));
   }
   if (linked.violation) return reject(*linked.violation);
@@ -452,12 +459,28 @@ fs::path BoardEvaluator::baseline_file(const Task& task) const {
   return cfg_.baseline_cache / (task.id + "-" + key + ".json");
 }
 
+namespace {
+
+// The checksum a baseline cache entry carries: an entry whose figures were changed on disk is measured again.
+std::string baseline_checksum(const std::string& task, double cycles, double run_seconds, const std::string& kernel_hash) {
+  char figures[96];
+  std::snprintf(figures, sizeof figures, "%.17g %.17g", cycles, run_seconds);
+  return content_hash(task + "\n" + figures + "\n" + kernel_hash);
+}
+
+}  // namespace
+
 std::optional<BoardEvaluator::Baseline> BoardEvaluator::cached_baseline(const Task& task) const {
   const fs::path file = baseline_file(task);
   if (!fs::exists(file)) return std::nullopt;
   try {
     auto j = nlohmann::json::parse(read_file(file));
-    return Baseline{j.at("cycles").get<double>(), j.at("run_seconds").get<double>()};
+    const Baseline b{j.at("cycles").get<double>(), j.at("run_seconds").get<double>()};
+    if (j.value("checksum", "") != baseline_checksum(task.id, b.cycles, b.run_seconds, j.value("kernel_hash", ""))) {
+      log::warn("the baseline cache {} does not match its checksum (changed on disk?): ker0 is measured again", file.string());
+      return std::nullopt;
+    }
+    return b;
   } catch (const std::exception& e) {
     log::warn("ignoring damaged baseline cache {}: {}", file.string(), e.what());
     return std::nullopt;
@@ -479,11 +502,13 @@ double BoardEvaluator::baseline_cycles(const Task& task) {
     throw Error("the baseline kernels/" + task.id + "/ker0.c is not correct on board " + cfg_.board.name + ": " +
                 status_name(r.status) + ": " + r.message);
   }
-  write_file_atomic(baseline_file(task), nlohmann::json{{"task", task.id},
-                                                        {"cycles", *r.cycles},
-                                                        {"run_seconds", r.timings.run},
-                                                        {"kernel_hash", r.kernel_hash}}
-                                             .dump(2));
+  write_file_atomic(baseline_file(task),
+                    nlohmann::json{{"task", task.id},
+                                   {"cycles", *r.cycles},
+                                   {"run_seconds", r.timings.run},
+                                   {"kernel_hash", r.kernel_hash},
+                                   {"checksum", baseline_checksum(task.id, *r.cycles, r.timings.run, r.kernel_hash)}}
+                        .dump(2));
   return *r.cycles;
 }
 
