@@ -1,5 +1,6 @@
 // eok export: the best kernel of a task as a C source and header, ready to link, with its provenance.
 #include <cstdio>
+#include <iostream>
 #include <ctime>
 #include <optional>
 #include <nlohmann/json.hpp>
@@ -21,7 +22,7 @@ namespace {
 
 struct ExportOptions {
   std::string task, board = "k1", out;
-  bool force = false;
+  bool force = false, json = false;
 };
 
 // Fresh seeds a kernel must pass again before it leaves eok (it was chosen on the seeds it was measured with).
@@ -137,6 +138,12 @@ int run_export(const ExportOptions& opt, const GlobalOptions& global) {
     prov["remeasured_against_ker0"] = {{"rounds", remeasured->rounds}, {"noise_cycles", remeasured->noise}, {"faster", remeasured->faster}};
   }
   write_file_atomic(dir / (task.id + ".provenance.json"), prov.dump(2) + "\n");
+  if (opt.json) {
+    prov["files"] = {(dir / (task.id + ".c")).string(), (dir / (task.id + ".h")).string(),
+                     (dir / (task.id + ".provenance.json")).string()};
+    std::cout << prov.dump(2) << std::endl;
+    return 0;
+  }
   std::printf("exported kernel #%lld (%s) to %s/%s.c and %s.h (+ %s.provenance.json)\n", static_cast<long long>(k.id), perf,
               dir.string().c_str(), task.id.c_str(), task.id.c_str(), task.id.c_str());
   return 0;
@@ -155,6 +162,7 @@ void add_export_command(CLI::App& app, const GlobalOptions& global, int& exit_co
                   "board the kernel was measured on; on a real board the kernel and ker0 are measured again in turns first")
       ->capture_default_str();
   cmd->add_option("--out,-o", opt->out, "output directory (created if needed; never / or a system directory)")->required();
+  cmd->add_flag("--json", opt->json, "print the provenance and the files written as JSON");
   cmd->add_flag("--force", opt->force, "write into a system directory (/usr/local/..., /opt is always fine) all the same");
   cmd->callback([opt, &global, &exit_code] { exit_code = run_export(*opt, global); });
 }

@@ -3,6 +3,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "evaluator/task.h"
 #include "src/cli/cli.h"
 #include "src/common/log.h"
 #include "src/common/paths.h"
@@ -19,16 +20,20 @@ struct LeaderboardOptions {
 
 int run_leaderboard(const LeaderboardOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
+  // "relu" means relu_f32 here as everywhere else.
+  const std::string task = opt.task.empty() ? "" : evaluator::resolve_task_id(find_project_root(global.root) / "kernels", opt.task).id;
   auto db = open_kernel_db(Workspace::open());
-  const auto rows = db->leaderboard(opt.task);
+  const auto rows = db->leaderboard(task);
   if (opt.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : rows) {
       nlohmann::json counts = nlohmann::json::object();
       for (const auto& [status, n] : r.counts_by_status) counts[status] = n;
-      out.push_back({{"task", r.task}, {"board", r.board}, {"best_kernel_id", r.best_kernel_id}, {"run", r.best_run_id},
-                     {"speedup", r.best_speedup}, {"cycles", r.best_cycles}, {"baseline_cycles", r.baseline_cycles},
-                     {"counts_by_status", counts}});
+      const bool none = r.best_kernel_id == 0;  // no correct kernel measured yet: null, not a speedup of 0
+      auto or_null = [&](auto v) { return none ? nlohmann::json(nullptr) : nlohmann::json(v); };
+      out.push_back({{"task", r.task}, {"board", r.board}, {"best_kernel_id", or_null(r.best_kernel_id)}, {"run", r.best_run_id},
+                     {"speedup", or_null(r.best_speedup)}, {"cycles", or_null(r.best_cycles)},
+                     {"baseline_cycles", or_null(r.baseline_cycles)}, {"counts_by_status", counts}});
     }
     std::cout << out.dump(2) << std::endl;
     return 0;
@@ -42,6 +47,11 @@ int run_leaderboard(const LeaderboardOptions& opt, const GlobalOptions& global) 
   for (const auto& r : rows) {
     std::string counts;
     for (const auto& [status, n] : r.counts_by_status) counts += status + " " + std::to_string(n) + "  ";
+    if (r.best_kernel_id == 0) {  // kernels on record, none correct and measured yet (ker0 is being measured)
+      std::printf("%-18s %-5s %-8s %-9s %-12s %-12s %-24s %s\n", r.task.c_str(), r.board.c_str(), "-", "-", "-", "-",
+                  "(no correct kernel yet)", counts.c_str());
+      continue;
+    }
     char speedup[32];
     std::snprintf(speedup, sizeof speedup, "%.3fx", r.best_speedup);
     std::printf("%-18s %-5s #%-7lld %-9s %-12s %-12s %-24s %s\n", r.task.c_str(), r.board.c_str(),

@@ -4,6 +4,7 @@
 #include <iostream>
 #include <nlohmann/json.hpp>
 
+#include "evaluator/task.h"
 #include "src/cli/cli.h"
 #include "src/common/log.h"
 #include "src/common/paths.h"
@@ -27,8 +28,10 @@ std::string when(double unix_seconds) {
 
 int run_runs(const RunsOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
+  // "relu" means relu_f32 here as everywhere else.
+  const std::string task = opt.task.empty() ? "" : evaluator::resolve_task_id(find_project_root(global.root) / "kernels", opt.task).id;
   auto db = open_kernel_db(Workspace::open());
-  const auto runs = db->list_runs(opt.task);
+  const auto runs = db->list_runs(task);
   if (opt.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : runs) {

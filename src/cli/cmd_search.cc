@@ -99,6 +99,33 @@ int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
   set("budget.max_cost", opt.max_cost);
   if (!opt.resume.empty()) {
     req.resume_run = opt.resume;
+    // A resumed run keeps what it was started with (so that it asks nothing twice): say so, not silently.
+    std::vector<std::string> ignored;
+    auto note = [&](bool given, const char* flag) {
+      if (given) ignored.push_back(flag);
+    };
+    note(!opt.task.empty(), "--task");
+    note(opt.board != "k1", "--board");
+    note(!opt.method.empty(), "--method");
+    note(!opt.pool.empty(), "--pool");
+    note(!opt.thought_sampling.empty(), "--thought-sampling");
+    note(!opt.rag.empty(), "--rag");
+    note(!opt.config_file.empty(), "--config");
+    note(opt.iterations.has_value(), "--iterations");
+    note(opt.parallel.has_value(), "--parallel");
+    note(opt.population.has_value(), "--population");
+    note(opt.generations.has_value(), "--generations");
+    note(opt.seed.has_value(), "--seed");
+    note(opt.top_k.has_value(), "--top-k");
+    note(opt.max_llm_calls.has_value(), "--max-llm-calls");
+    note(opt.max_tokens.has_value(), "--max-tokens");
+    note(opt.max_cost.has_value(), "--max-cost");
+    if (!ignored.empty()) {
+      std::string list;
+      for (const auto& f : ignored) list += (list.empty() ? "" : ", ") + f;
+      log::warn("--resume continues run {} with the configuration it was started with: {} ignored (start a new run to "
+                "change them)", opt.resume, list);
+    }
   } else if (opt.task.empty()) {
     throw ConfigError("--task is required (or --resume RUN_ID): eok search --task mish");
   }

@@ -3,6 +3,9 @@
 
 #include <cstdio>
 #include <iostream>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
 
 #include "src/cli/cli.h"
 #include "src/common/error.h"
@@ -34,7 +37,13 @@ int main(int argc, char** argv) {
       "  eok measure -- ./prog                        modeled cycles of a riscv64 program's marked regions\n"
       "  eok bench run --suite all --method tuner     run a method over the 80-task benchmark\n"
       "  eok bench table                              the paper's speedup table of the benches so far\n"
-      "  eok report --out report                      a static HTML report with charts\n",
+      "  eok report --out report                      a static HTML report with charts\n\n"
+      "Exit codes (every command): 0 done; 1 the judged kernel or checked board is not ok; 2 a usage or\n"
+      "configuration mistake; 3 something named does not exist; 4 the toolchain is missing or broken; 5 a file\n"
+      "eok wrote is damaged; 6 infra_error (eok or the board failed, not the kernel); 7 a search stopped early\n"
+      "(resumable); 8 a search failed (the LLM gave no kernel); 9 eok could not finish (a file, the disk, the\n"
+      "workspace); 70 an internal error (a bug: please report it); 130 interrupted twice. With --json, an\n"
+      "error is a JSON object on stdout too: {\"error\": {\"kind\", \"message\", \"exit_code\"}}.\n",
       "eok"};
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("eok ") + EOK_VERSION);
@@ -61,18 +70,29 @@ int main(int argc, char** argv) {
   cli::add_report_command(app, global, exit_code);
   app.parse_complete_callback([&] { log::set_level(global.log_level); });
 
+  // Scripts asked for JSON: an error is JSON too (on stdout, where they read), besides the sentence on stderr.
+  bool json = false;
+  for (int i = 1; i < argc; ++i) json = json || std::string_view(argv[i]) == "--json";
+  auto fail = [&](const char* kind, const std::string& message, int code) {
+    std::fflush(stdout);
+    std::cerr << "eok: " << (code == 70 ? "internal error: " : "") << message << "\n";
+    if (json) {
+      nlohmann::json j = {{"error", {{"kind", kind}, {"message", message}, {"exit_code", code}}}};
+      std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+    }
+    return code;
+  };
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
-    return app.exit(e);
+    if (e.get_exit_code() == 0) return app.exit(e);  // --help, --version
+    if (json) return fail("usage", e.what(), 2);
+    app.exit(e);  // CLI11's message and the usage hint
+    return 2;
   } catch (const Error& e) {
-    std::fflush(stdout);
-    std::cerr << "eok: " << e.what() << "\n";
-    return e.exit_code();
+    return fail(e.kind(), e.what(), e.exit_code());
   } catch (const std::exception& e) {
-    std::fflush(stdout);
-    std::cerr << "eok: internal error: " << e.what() << "\n";
-    return 70;
+    return fail("internal", e.what(), 70);
   }
   return exit_code;
 }

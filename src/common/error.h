@@ -1,5 +1,9 @@
 // Typed errors thrown where bad input enters the program. Each message says what went wrong and what
-// the user can do about it; the CLI prints it and exits with the error's exit code.
+// the user can do about it; the CLI prints it and exits with the error's exit code. Every command's exit
+// codes (src/cli/main.cc prints the table in --help): 0 done; 1 the judged kernel (or board check) is not
+// ok; 2 usage or configuration; 3 not found; 4 toolchain; 5 damaged data; 6 infra_error; 7 a search
+// stopped early; 8 a search failed; 9 eok could not finish (a file or the workspace); 70 internal error;
+// 130 interrupted twice.
 //
 // A bad candidate kernel is never an error: it is an EvalStatus with evidence (evaluator/eval_result.h).
 #pragma once
@@ -12,7 +16,9 @@ namespace eok {
 class Error : public std::runtime_error {
  public:
   explicit Error(const std::string& what) : std::runtime_error(what) {}
-  virtual int exit_code() const { return 1; }
+  // 9: not the kernel's verdict (1), but eok could not finish (a file, the disk, the workspace).
+  virtual int exit_code() const { return 9; }
+  virtual const char* kind() const { return "error"; }
 };
 
 // A flag, a configuration file or a task definition is wrong.
@@ -20,6 +26,7 @@ class ConfigError : public Error {
  public:
   using Error::Error;
   int exit_code() const override { return 2; }
+  const char* kind() const override { return "config"; }
 };
 
 // A user-named thing (task, file, board) does not exist or cannot be read.
@@ -27,6 +34,7 @@ class NotFoundError : public Error {
  public:
   using Error::Error;
   int exit_code() const override { return 3; }
+  const char* kind() const override { return "not_found"; }
 };
 
 // A tool eok needs (compiler, emulator, plugin) is missing or broken. The message names the fix.
@@ -34,6 +42,7 @@ class ToolchainError : public Error {
  public:
   using Error::Error;
   int exit_code() const override { return 4; }
+  const char* kind() const override { return "toolchain"; }
 };
 
 // A file eok wrote earlier is damaged (cache, results).
@@ -41,6 +50,7 @@ class CorruptDataError : public Error {
  public:
   using Error::Error;
   int exit_code() const override { return 5; }
+  const char* kind() const override { return "corrupt_data"; }
 };
 
 }  // namespace eok

@@ -107,6 +107,25 @@ TEST_F(EokCli, HelpTeachesAndVersionAnswers) {
   EXPECT_EQ(version.out.rfind("eok ", 0), 0u) << version.out;
 }
 
+// One exit-code table for every command, usage mistakes included, and errors as JSON under --json.
+TEST_F(EokCli, ExitCodesAreOneTableAndErrorsSpeakJson) {
+  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
+           {"search", "--no-such-flag"}, {"eval", "--task"}, {"leaderboard", "--task", "relu", "extra"}, {"frobnicate"}}) {
+    const ProcessResult r = eok(args);
+    EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
+  }
+  const ProcessResult missing = eok({"show", "424242", "--json"});
+  EXPECT_EQ(missing.exit_code, 3);
+  const auto j = nlohmann::json::parse(missing.out);
+  EXPECT_EQ(j["error"]["kind"], "not_found");
+  EXPECT_EQ(j["error"]["exit_code"], 3);
+  EXPECT_NE(j["error"]["message"].get<std::string>().find("no kernel #424242"), std::string::npos);
+  const ProcessResult usage = eok({"runs", "--json", "--bogus"});
+  EXPECT_EQ(usage.exit_code, 2);
+  EXPECT_EQ(nlohmann::json::parse(usage.out)["error"]["kind"], "usage");
+  EXPECT_NE(eok({"--help"}).out.find("Exit codes (every command)"), std::string::npos);
+}
+
 TEST_F(EokCli, TasksAndDoctorSpeakJson) {
   ProcessResult tasks = eok({"tasks", "--json"});
   ASSERT_EQ(tasks.exit_code, 0) << tasks.err;
@@ -136,6 +155,13 @@ TEST_F(EokCli, SearchWithoutLlmTunesAndEveryReviewCommandShowsTheResult) {
   const auto board = nlohmann::json::parse(eok({"leaderboard", "--task", "relu_f32", "--json"}).out);
   ASSERT_EQ(board.size(), 1u);
   EXPECT_EQ(board[0]["best_kernel_id"], best);
+  // "relu" names relu_f32 for every command, as it does for search and kernels.
+  EXPECT_EQ(nlohmann::json::parse(eok({"leaderboard", "--task", "relu", "--json"}).out), board);
+  EXPECT_EQ(nlohmann::json::parse(eok({"runs", "--task", "relu", "--json"}).out).size(), 1u);
+  // A resumed run keeps its configuration, and says so when flags would change it.
+  const ProcessResult resumed = eok({"search", "--resume", run, "--iterations", "9", "--json"});
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_NE(resumed.err.find("--iterations ignored"), std::string::npos) << resumed.err;
   const auto kernels = nlohmann::json::parse(eok({"kernels", "--task", "relu", "--run", run, "--json"}).out);
   ASSERT_FALSE(kernels.empty());
   for (const auto& k : kernels) {
@@ -148,8 +174,11 @@ TEST_F(EokCli, SearchWithoutLlmTunesAndEveryReviewCommandShowsTheResult) {
   EXPECT_NE(shown["diff_ker0"].get<std::string>().find("@@"), std::string::npos);
 
   TempDir out(fs::temp_directory_path(), "eok-export-");
-  ProcessResult exported = eok({"export", "--task", "relu_f32", "--out", out.path().string()});
+  ProcessResult exported = eok({"export", "--task", "relu_f32", "--out", out.path().string(), "--json"});
   ASSERT_EQ(exported.exit_code, 0) << exported.err;
+  const auto provenance = nlohmann::json::parse(exported.out);
+  EXPECT_EQ(provenance["files"].size(), 3u);
+  EXPECT_EQ(provenance["task"], "relu_f32");
   // What was exported compiles as it is, against its own header.
   ProcessSpec cc;
   cc.argv = {"clang-22", "--target=riscv64-linux-gnu", "-march=rv64gcv", "-O3", "-c", (out.path() / "relu_f32.c").string(),
