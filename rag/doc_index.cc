@@ -277,4 +277,15 @@ std::vector<DocHit> DocIndex::query(const std::string& text, size_t k) const {
   return out;
 }
 
+std::vector<fs::path> DocIndex::indexed_inputs(const fs::path& dir) {
+  std::vector<fs::path> out;
+  try {
+    const auto manifest = nlohmann::json::parse(read_file(dir / "manifest.json"));
+    for (const auto& in : manifest.value("inputs", nlohmann::json::array())) out.emplace_back(in.get<std::string>());
+  } catch (const std::exception&) {
+    out.clear();  // no index, or one whose manifest says nothing usable: nothing to keep
+  }
+  return out;
+}
+
 }  // namespace eok::rag

@@ -63,6 +63,9 @@ class DocIndex {
                               const DocIndexOptions& options = {});
   static DocIndex load(const std::filesystem::path& dir);
   static bool exists(const std::filesystem::path& dir);
+  // The inputs the index in `dir` was last built from (absolute paths); empty when there is none or its
+  // manifest cannot be read.
+  static std::vector<std::filesystem::path> indexed_inputs(const std::filesystem::path& dir);
 
   // The k chunks best matching `text`: vector and lexical rankings fused, at most two of one section. Short
   // queries (one or two words, typically a mnemonic or intrinsic name) lean on the lexical ranking.

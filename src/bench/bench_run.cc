@@ -93,7 +93,7 @@ BenchOutcome run_bench(const BenchRequest& req,
     bench.label = req.settings.label.empty() ? req.settings.default_label() : req.settings.label;
     bench.board = req.settings.board;
     bench.tasks = req.tasks;
-    bench.settings_json = nlohmann::json(req.settings.search_flags()).dump();
+    bench.settings_json = nlohmann::json(req.settings.search_flags()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     bench.state = "running";
     db->create_bench(bench);
   }

@@ -87,7 +87,7 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
     }
     std::cout << nlohmann::json{{"bench", outcome.bench_id}, {"label", outcome.label}, {"state", outcome.state},
                                 {"seconds", outcome.seconds}, {"tasks", tasks}}
-                     .dump(2)
+                     .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
               << std::endl;
   } else {
     std::printf("bench   %s (%s) %s after %s: %zu finished now, %zu earlier, %zu stopped, %zu failed\n", outcome.bench_id.c_str(),
@@ -111,7 +111,7 @@ int table_command(const TableOptions& opt, const GlobalOptions& global) {
   auto db = open_kernel_db(Workspace::open());
   const auto results = bench::collect_results(*db, root / "kernels", opt.method);
   if (opt.json) {
-    std::cout << bench::table_json(results).dump(2) << std::endl;
+    std::cout << bench::table_json(results).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   if (results.empty()) {
@@ -138,7 +138,7 @@ int list_command(bool json, const GlobalOptions& global) {
       out.push_back({{"bench", b.id}, {"suite", b.suite}, {"method", b.method}, {"label", b.label}, {"board", b.board},
                      {"tasks", b.tasks.size()}, {"runs", db->bench_runs(b.id).size()}, {"state", b.state}});
     }
-    std::cout << out.dump(2) << std::endl;
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   if (benches.empty()) {
@@ -182,7 +182,7 @@ int roofline_command(const RooflineOptions& opt, const GlobalOptions& global) {
                      {"ker0_cycles", r.ker0_cycles}, {"distance", r.distance()}, {"error", r.error}});
       broken += !r.error.empty();
     }
-    std::cout << out.dump(2) << std::endl;
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return broken ? 1 : 0;
   }
   std::printf("%-26s %-7s %-5s %10s %8s %12s %12s %9s\n", "task", "suite", "type", "flops/B", "bound", "roofline", "ker0", "ker0/roof");

@@ -55,7 +55,7 @@ int run_doctor(const DoctorOptions& opt, const GlobalOptions& global) {
       j["checks"].push_back({{"name", c.name}, {"ok", c.ok}, {"optional", c.optional}, {"detail", c.detail},
                              {"fix", c.ok ? nlohmann::json(nullptr) : nlohmann::json(c.fix)}});
     }
-    std::cout << j.dump(2) << std::endl;
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return all_ok ? 0 : 1;
   }
   std::printf("eok root   %s\nworkspace  %s\n\n", root.string().c_str(), ws.root().string().c_str());

@@ -125,7 +125,7 @@ int run_eval(const EvalOptions& opt, const GlobalOptions& global) {
   if (opt.json) {
     auto j = r.to_json();
     j["kernel"] = opt.kernel;
-    std::cout << j.dump(2) << std::endl;
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
   } else {
     print_human(r, task, opt.kernel);
   }

@@ -137,11 +137,11 @@ int run_export(const ExportOptions& opt, const GlobalOptions& global) {
     prov["speedup"] = remeasured->baseline_cycles / remeasured->champion_cycles;
     prov["remeasured_against_ker0"] = {{"rounds", remeasured->rounds}, {"noise_cycles", remeasured->noise}, {"faster", remeasured->faster}};
   }
-  write_file_atomic(dir / (task.id + ".provenance.json"), prov.dump(2) + "\n");
+  write_file_atomic(dir / (task.id + ".provenance.json"), prov.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
   if (opt.json) {
     prov["files"] = {(dir / (task.id + ".c")).string(), (dir / (task.id + ".h")).string(),
                      (dir / (task.id + ".provenance.json")).string()};
-    std::cout << prov.dump(2) << std::endl;
+    std::cout << prov.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   std::printf("exported kernel #%lld (%s) to %s/%s.c and %s.h (+ %s.provenance.json)\n", static_cast<long long>(k.id), perf,

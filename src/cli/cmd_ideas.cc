@@ -56,7 +56,7 @@ int run_query(const IdeasOptions& opt, const GlobalOptions& global, const idea_p
       out.push_back({{"thought", h.entry.thought}, {"description", t ? t->description : ""}, {"commit", h.entry.commit},
                      {"file", h.entry.file}, {"score", h.score}, {"code", code}});
     }
-    std::cout << out.dump(2) << std::endl;
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   std::printf("%zu examples closest to \"%s\" (index: %zu examples, %s)\n\n", hits.size(), opt.query.c_str(), index.size(),
@@ -85,7 +85,7 @@ int run_ideas(const IdeasOptions& opt, const GlobalOptions& global) {
         if (i["id"] == opt.idea) doc["ideas"] = nlohmann::json::array({i});
       }
     }
-    std::cout << doc.dump(2) << std::endl;
+    std::cout << doc.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   std::printf("pool %s: %zu ideas, %zu thoughts%s\n\n", file.c_str(), pool.ideas.size(), pool.thought_count(),

@@ -35,7 +35,7 @@ int run_kernels(const KernelsOptions& opt, const GlobalOptions& global) {
                      {"cycles", e && e->cycles ? nlohmann::json(*e->cycles) : nlohmann::json(nullptr)},
                      {"speedup", e && e->speedup ? nlohmann::json(*e->speedup) : nlohmann::json(nullptr)}});
     }
-    std::cout << out.dump(2) << std::endl;
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   if (rows.empty()) {

@@ -35,7 +35,7 @@ int run_leaderboard(const LeaderboardOptions& opt, const GlobalOptions& global) 
                      {"speedup", or_null(r.best_speedup)}, {"cycles", or_null(r.best_cycles)},
                      {"baseline_cycles", or_null(r.baseline_cycles)}, {"counts_by_status", counts}});
     }
-    std::cout << out.dump(2) << std::endl;
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   if (rows.empty()) {

@@ -74,7 +74,7 @@ int run_measure(const MeasureOptions& opt, const GlobalOptions& global) {
   // The program's own output goes where it would go; with --json it moves to stderr so stdout stays JSON.
   std::fwrite(m.program_stdout.data(), 1, m.program_stdout.size(), opt.json ? stderr : stdout);
   std::fwrite(m.process.err.data(), 1, m.process.err.size(), stderr);
-  if (opt.json) std::cout << to_json(m, session.board.name).dump(2) << std::endl;
+  if (opt.json) std::cout << to_json(m, session.board.name).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
   else print_human(m, session.board.name);
   if (!m.problem.empty()) return 6;
   return m.process.ok() ? 0 : 1;

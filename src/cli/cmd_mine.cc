@@ -80,7 +80,7 @@ int run_mine(const MineOptions& opt, const GlobalOptions& global) {
   req.terminal = isatty(STDERR_FILENO) != 0;
   const idea_pool::MineReport report = idea_pool::mine(req);
   if (opt.json) {
-    std::cout << report.to_json().dump(2) << std::endl;
+    std::cout << report.to_json().dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
   } else {
     print_report(report);
   }

@@ -1,6 +1,7 @@
 // eok rag: build and query the document index that search prompts draw RISC-V reference material from.
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <iostream>
 #include <nlohmann/json.hpp>
@@ -31,8 +32,24 @@ int run_build(const RagOptions& opt, const GlobalOptions& global) {
   std::vector<fs::path> inputs;
   if (!opt.no_default_corpus) inputs.push_back(root / "rag" / "corpus");
   for (const auto& d : opt.docs) inputs.push_back(d);
-  if (inputs.empty()) throw ConfigError("nothing to index: drop --no-default-corpus or add --docs DIR");
   const fs::path dir = Workspace::open().rag_dir() / opt.name;
+  // An update keeps what the index held: the folders given to an earlier build stay unless --rebuild.
+  if (!opt.rebuild) {
+    auto same = [](const fs::path& a, const fs::path& b) {
+      std::error_code ec;
+      return fs::equivalent(a, b, ec);
+    };
+    for (const auto& before : rag::DocIndex::indexed_inputs(dir)) {
+      if (std::any_of(inputs.begin(), inputs.end(), [&](const fs::path& p) { return same(p, before); })) continue;
+      if (!fs::exists(before)) {
+        log::warn("{} was indexed before and is gone: its documents leave the index", before.string());
+        continue;
+      }
+      log::info("keeping {} (indexed before; --rebuild indexes only what this command names)", before.string());
+      inputs.push_back(before);
+    }
+  }
+  if (inputs.empty()) throw ConfigError("nothing to index: drop --no-default-corpus or add --docs DIR");
   rag::DocIndexOptions options;
   options.rebuild = opt.rebuild;
   std::unique_ptr<ProgressBar> bar;
@@ -52,7 +69,7 @@ int run_build(const RagOptions& opt, const GlobalOptions& global) {
                         {"files_chunked", r.files_chunked}, {"files_skipped", r.files_skipped}, {"files_removed", r.files_removed},
                         {"chunks", r.chunks}, {"chunks_embedded", r.chunks_embedded}, {"refitted", r.refitted},
                         {"embedder", r.embedder}, {"index_kind", r.index_kind}, {"seconds", r.seconds}, {"skipped", r.skipped}};
-    std::cout << j.dump(2) << std::endl;
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   std::printf("index    %s (%s vectors, %s)\n", dir.c_str(), r.index_kind.c_str(), r.embedder.c_str());
@@ -74,7 +91,7 @@ int run_query(const RagOptions& opt, const GlobalOptions& global) {
       out.push_back({{"source", h.chunk.source}, {"section", h.chunk.section}, {"line", h.chunk.line}, {"score", h.score},
                      {"vector_score", h.vector_score}, {"lexical_score", h.lexical_score}, {"text", h.chunk.text}});
     }
-    std::cout << out.dump(2) << std::endl;
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   for (size_t i = 0; i < hits.size(); ++i) {

@@ -32,7 +32,7 @@ void add_report_command(CLI::App& app, const GlobalOptions& global, int& exit_co
                               output_directory(opt->out, opt->force)};
     const auto s = report::write_report(req);
     if (opt->json) {
-      std::cout << nlohmann::json{{"index", s.index.string()}, {"tasks", s.tasks}, {"methods", s.methods}, {"kernels", s.kernels}}.dump(2)
+      std::cout << nlohmann::json{{"index", s.index.string()}, {"tasks", s.tasks}, {"methods", s.methods}, {"kernels", s.kernels}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                 << std::endl;
     } else {
       std::printf("report  %s: %zu tasks, %zu bench methods, %zu best kernels\n", s.index.c_str(), s.tasks, s.methods, s.kernels);

@@ -40,7 +40,7 @@ int run_runs(const RunsOptions& opt, const GlobalOptions& global) {
                      {"seed", r.seed}, {"model", r.model}, {"started_at", r.started_at}, {"updated_at", r.updated_at},
                      {"summary", summary.is_discarded() ? nlohmann::json(nullptr) : summary}});
     }
-    std::cout << out.dump(2) << std::endl;
+    std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   if (runs.empty()) {

@@ -144,7 +144,7 @@ int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
     j["task"] = o.task;
     j["board"] = o.board;
     j["state"] = o.state;
-    std::cout << j.dump(2) << std::endl;
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
   } else {
     print_summary(o, *open_kernel_db(req.workspace));
   }

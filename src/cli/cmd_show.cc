@@ -96,7 +96,7 @@ int run_show(const ShowOptions& opt, const GlobalOptions& global) {
                          {"evidence", evidence.is_discarded() ? nlohmann::json(nullptr) : evidence}};
     }
     if (call) j["llm_call"] = {{"id", call->id}, {"model", call->model}, {"retrieved_context", call->retrieved_context}};
-    std::cout << j.dump(2) << std::endl;
+    std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   std::printf("kernel #%lld  task %s  board %s  run %s  operator %s\n", static_cast<long long>(k->id), k->task.c_str(),
@@ -122,7 +122,7 @@ int run_show(const ShowOptions& opt, const GlobalOptions& global) {
   if (!vs_ker0.empty() && (lineage.empty() || lineage.front().op != "ker0")) std::printf("against ker0:\n%s\n", vs_ker0.c_str());
   if (call && opt.context && !call->retrieved_context.empty()) std::printf("retrieved context:\n%s\n", call->retrieved_context.c_str());
   if (e && e->status != "ok" && !evidence.is_discarded() && evidence.contains("evidence")) {
-    std::printf("evidence:\n%s\n", evidence["evidence"].dump(2).c_str());
+    std::printf("evidence:\n%s\n", evidence["evidence"].dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   }
   return 0;
 }

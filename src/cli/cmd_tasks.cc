@@ -29,7 +29,7 @@ int run_tasks(bool json, const GlobalOptions& global) {
                   evaluator::format_sizes(t.timed).c_str(), t.signature.c_str());
     }
   }
-  if (json) std::cout << out.dump(2) << std::endl;
+  if (json) std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
   return 0;
 }
 

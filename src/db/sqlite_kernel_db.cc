@@ -199,7 +199,7 @@ void SqliteKernelDb::create_bench(const BenchRecord& b) {
     if (exists.step()) throw Error("a bench '" + b.id + "' already exists in " + file().string());
     const double started_at = or_now(b.started_at);
     Statement st(conn_, std::string("INSERT INTO benches (") + kBenchColumns + ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-    st.bind_all(b.id, b.suite, b.method, b.label, b.board, nlohmann::json(b.tasks).dump(), b.settings_json, b.state, started_at,
+    st.bind_all(b.id, b.suite, b.method, b.label, b.board, nlohmann::json(b.tasks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), b.settings_json, b.state, started_at,
                 b.updated_at != 0 ? b.updated_at : started_at);
     st.run();
   });

@@ -27,7 +27,7 @@ db::EvaluationRecord to_record(const evaluator::EvalResult& r, int64_t kernel_id
     evidence["measurement"] = j["measurement"];
     evidence["modeled_cycles"] = j["modeled_cycles"];
   }
-  e.evidence_json = evidence.dump();
+  e.evidence_json = evidence.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   e.cycles = r.cycles;
   e.baseline_cycles = r.baseline_cycles;
   e.speedup = r.speedup;

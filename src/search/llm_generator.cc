@@ -156,7 +156,7 @@ GeneratedKernel LlmGenerator::propose(const ProposalRequest& req) {
   rec.request_hash = request_identity(chat);
   nlohmann::json messages = nlohmann::json::array();
   for (const auto& m : chat.messages) messages.push_back({{"role", m.role}, {"content", m.content}});
-  rec.messages_json = messages.dump();
+  rec.messages_json = messages.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = recorded_.find(rec.request_hash);

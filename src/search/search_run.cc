@@ -190,7 +190,7 @@ SearchOutcome run_search(SearchRequest req) {
     run.state = "running";
     run.method = method;
     config.set("search.method", method, "resolved");
-    run.config_json = config.to_json().dump();
+    run.config_json = config.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     run.seed = settings.seed;
     run.toolchain = session.tools.clang_version + "; " + session.tools.qemu_version;
     run.model = llm_settings ? llm_settings->model : "";
@@ -213,7 +213,7 @@ SearchOutcome run_search(SearchRequest req) {
         log::warn("Ctrl-C: finishing the evaluations in flight and cancelling LLM requests; the run is marked stopped "
                   "(continue it with eok search --resume {}); Ctrl-C again stops at once", run.id);
         try {
-          db->update_run(run.id, "stopped", nlohmann::json{{"stop_reason", "interrupted"}}.dump());
+          db->update_run(run.id, "stopped", nlohmann::json{{"stop_reason", "interrupted"}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
         } catch (const std::exception& e) {
           log::warn("could not mark run {} stopped: {}", run.id, e.what());
         }
@@ -247,14 +247,14 @@ SearchOutcome run_search(SearchRequest req) {
   } catch (const ToolchainError& e) {
     // eok or the board failed: nothing was searched yet, and the run continues once the setup is fixed.
     progress.finish();
-    db->update_run(run.id, "stopped", nlohmann::json{{"stop_reason", e.what()}}.dump());
+    db->update_run(run.id, "stopped", nlohmann::json{{"stop_reason", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     throw ToolchainError(std::string(e.what()) + ", then continue the run with eok search --resume " + run.id);
   }
   if (!baseline.ok()) {
     progress.finish();
     const std::string why = "kernels/" + task.id + "/ker0.c does not pass on board " + out.board + ": " + baseline.eval.status +
                             ": " + baseline.eval.message;
-    db->update_run(run.id, "failed", nlohmann::json{{"error", why}}.dump());
+    db->update_run(run.id, "failed", nlohmann::json{{"error", why}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     throw Error(why);
   }
   out.baseline_cycles = baseline.cycles();
@@ -290,7 +290,7 @@ SearchOutcome run_search(SearchRequest req) {
     }
   } catch (const std::exception& e) {
     progress.finish();
-    db->update_run(run.id, "failed", nlohmann::json{{"error", e.what()}}.dump());
+    db->update_run(run.id, "failed", nlohmann::json{{"error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     throw;
   }
   // Kernels on record without an evaluation (their evaluation was cut off by a kill, and the resumed
@@ -387,7 +387,7 @@ SearchOutcome run_search(SearchRequest req) {
                  {"seconds_this_session", out.seconds}, {"retries", t.retries}, {"stop_reason", out.stop_reason}};
   if (!extra.empty()) out.summary["tuner_best_knobs"] = extra;
   if (!remeasured.is_null()) out.summary["remeasured_against_ker0"] = remeasured;
-  db->update_run(run.id, state, out.summary.dump());
+  db->update_run(run.id, state, out.summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   return out;
 }
 

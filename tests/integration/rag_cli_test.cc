@@ -40,6 +40,19 @@ TEST_F(RagCli, BuildThenQueryWithJson) {
   const auto again = nlohmann::json::parse(eok({"rag", "build", "--no-default-corpus", "--docs", docs.string(), "--name", "t", "--json"}).out);
   EXPECT_EQ(again["chunks_embedded"], 0);
 
+  // An update without --docs keeps what was indexed before (the team's corpus comes in beside it); only
+  // --rebuild indexes just what the command names.
+  const ProcessResult update = eok({"rag", "build", "--name", "t", "--json"});
+  ASSERT_EQ(update.exit_code, 0) << update.err;
+  EXPECT_NE(update.err.find("keeping " + docs.string()), std::string::npos) << update.err;
+  const auto kept = nlohmann::json::parse(eok({"rag", "query", "vfredosum", "--name", "t", "--k", "1", "--json"}).out);
+  ASSERT_FALSE(kept.empty());
+  EXPECT_EQ(kept[0]["source"], "spec/reductions.adoc") << "the documents indexed before were dropped";
+  ASSERT_EQ(eok({"rag", "build", "--name", "t", "--rebuild", "--json"}).exit_code, 0);
+  for (const auto& hit : nlohmann::json::parse(eok({"rag", "query", "vfredosum", "--name", "t", "--k", "5", "--json"}).out)) {
+    EXPECT_NE(hit["source"], "spec/reductions.adoc") << "--rebuild kept a folder it was not given";
+  }
+
   ProcessResult missing = eok({"rag", "query", "x", "--name", "nope"});
   EXPECT_NE(missing.exit_code, 0);
   EXPECT_NE(missing.err.find("eok rag build"), std::string::npos) << missing.err;

@@ -309,6 +309,26 @@ TEST_F(SearchWithLlm, ReplayRunsFromTheCacheAloneAndFailsClearlyOnAMiss) {
   const search::SearchOutcome o = search::run_search(miss);
   EXPECT_EQ(o.state, "stopped");
   EXPECT_NE(o.stop_reason.find("cache"), std::string::npos) << o.stop_reason;
+
+  // Cache entries garbled on disk (bytes that are not UTF-8 in their text): the replay goes on, and
+  // nothing ends in an internal error.
+  size_t garbled = 0;
+  for (const auto& e : fs::recursive_directory_iterator(Workspace::open(home_->path()).llm_cache_dir())) {
+    if (!e.is_regular_file() || e.path().extension() != ".json") continue;
+    std::string text = read_file(e.path());
+    const size_t at = text.find("Idea:");
+    if (at == std::string::npos) continue;
+    text.replace(at, 5, "Id\xff\xfe:");
+    write_file_atomic(e.path(), text);
+    ++garbled;
+  }
+  ASSERT_GT(garbled, 0u);
+  search::SearchRequest again_garbled = request(config());
+  again_garbled.replay = true;
+  EXPECT_NO_THROW({
+    const search::SearchOutcome g = search::run_search(again_garbled);
+    EXPECT_NE(g.state, "");
+  });
 }
 
 TEST_F(SearchWithLlm, ResumesAfterKillWithoutRepeatingRecordedWork) {
