@@ -99,7 +99,13 @@ HttpOutcome RetryingHttpClient::post_json(const std::string& path, const std::st
     const double delay = backoff_.delay_seconds(retry, requested);
     log::warn("LLM request to {}: {}; retry {} of {} in {:.2f} s", request.url, short_reason(outcome.reply), retry + 1,
               settings_.max_retries, delay);
-    if (!sleep_unless_interrupted(delay)) break;  // Ctrl-C: no more retries; the last outcome stands
+    if (!sleep_unless_interrupted(delay)) {
+      // Ctrl-C during the wait: the request was never answered, so it is cancelled, not failed (a failure
+      // would be recorded and a resumed run would not ask again).
+      outcome.reply.failure = HttpFailure::cancelled;
+      outcome.reply.error = "cancelled: eok was interrupted (Ctrl-C) while waiting to retry";
+      break;
+    }
   }
   outcome.seconds = seconds_since(start);
   return outcome;

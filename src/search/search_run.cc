@@ -225,10 +225,11 @@ SearchOutcome run_search(SearchRequest req) {
   struct JoinWatch {
     std::atomic<bool>& over;
     std::thread& watch;
-    ~JoinWatch() {
+    void now() {
       over = true;
-      watch.join();
+      if (watch.joinable()) watch.join();
     }
+    ~JoinWatch() { now(); }
   } join_watch{search_over, interrupt_watch};
   const bool llm_run = method != "tuner";
   Progress progress(llm_run ? settings.planned_proposals() : settings.tuner_max_evaluations, req.terminal);
@@ -387,6 +388,7 @@ SearchOutcome run_search(SearchRequest req) {
                  {"seconds_this_session", out.seconds}, {"retries", t.retries}, {"stop_reason", out.stop_reason}};
   if (!extra.empty()) out.summary["tuner_best_knobs"] = extra;
   if (!remeasured.is_null()) out.summary["remeasured_against_ker0"] = remeasured;
+  join_watch.now();  // the watch must not overwrite the summary with its early "stopped" note
   db->update_run(run.id, state, out.summary.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   return out;
 }

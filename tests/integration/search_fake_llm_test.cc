@@ -514,9 +514,8 @@ TEST_F(SearchWithLlm, CtrlCIsAnsweredAtOnceWhileTheServerMakesEokWait) {
     const auto runs = db->list_runs();
     ASSERT_EQ(runs.size(), 1u);
     EXPECT_EQ(runs.front().state, "stopped") << "the run must stay resumable";
-    for (const auto& c : db->llm_calls(runs.front().id)) {
-      EXPECT_EQ(c.error.find("cancelled"), std::string::npos) << "a cancelled call was recorded as the model's answer";
-    }
+    // No request was ever answered: none is on record, so a resumed run asks them all again.
+    for (const auto& c : db->llm_calls(runs.front().id)) ADD_FAILURE() << "call #" << c.id << " on record: " << c.error;
   }
 }
 
