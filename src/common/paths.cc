@@ -13,21 +13,31 @@ bool looks_like_root(const fs::path& dir) {
   std::error_code ec;
   return fs::is_directory(dir / "kernels", ec) && fs::is_directory(dir / "configs" / "boards", ec);
 }
+
+// Every folder of the data root that `dir` lacks, named at once (not one error at a time).
+std::string missing_parts(const fs::path& dir) {
+  std::string missing;
+  std::error_code ec;
+  for (const char* part : {"kernels", "configs/boards", "evaluator/target", "prompts"}) {
+    if (!fs::is_directory(dir / part, ec)) missing += std::string(missing.empty() ? "" : ", ") + part + "/";
+  }
+  return missing;
+}
+
+// A root that is found must hold everything eok reads from it, or the user learns it piece by piece.
+fs::path checked_root(const fs::path& dir, const std::string& named_by) {
+  const std::string missing = missing_parts(dir);
+  if (!missing.empty()) {
+    throw NotFoundError(named_by + " " + dir.string() + " lacks " + missing +
+                        ": eok's data root is its source tree (or a copy of its kernels/, configs/, evaluator/ and prompts/)");
+  }
+  return fs::absolute(dir);
+}
 }  // namespace
 
 fs::path find_project_root(const std::optional<fs::path>& explicit_root) {
-  if (explicit_root) {
-    if (!looks_like_root(*explicit_root)) {
-      throw NotFoundError(explicit_root->string() + " has no kernels/ and configs/boards/: pass the eok source tree to --root");
-    }
-    return fs::absolute(*explicit_root);
-  }
-  if (const char* env = std::getenv("EOK_ROOT"); env && *env) {
-    if (!looks_like_root(env)) {
-      throw NotFoundError(std::string("EOK_ROOT=") + env + " has no kernels/ and configs/boards/: point it at the eok source tree");
-    }
-    return fs::absolute(env);
-  }
+  if (explicit_root) return checked_root(*explicit_root, "--root");
+  if (const char* env = std::getenv("EOK_ROOT"); env && *env) return checked_root(env, "EOK_ROOT=");
   std::error_code ec;
   for (fs::path dir = fs::current_path(ec); !dir.empty(); dir = dir.parent_path()) {
     if (looks_like_root(dir)) return dir;

@@ -126,6 +126,30 @@ TEST_F(EokCli, ExitCodesAreOneTableAndErrorsSpeakJson) {
   EXPECT_NE(eok({"--help"}).out.find("Exit codes (every command)"), std::string::npos);
 }
 
+// A data root of one's own: everything it lacks is named at once; a broken task.toml is reported and
+// skipped, and the other tasks are still listed.
+TEST_F(EokCli, AnOwnDataRootIsCheckedWholeAndABrokenTaskIsSkipped) {
+  TempDir root(fs::temp_directory_path(), "eok-root-");
+  fs::create_directories(root.path() / "kernels");
+  ProcessResult lacking = eok({"--root", root.path().string(), "tasks"});
+  EXPECT_EQ(lacking.exit_code, 3);
+  for (const char* part : {"configs/boards/", "evaluator/target/", "prompts/"}) {
+    EXPECT_NE(lacking.err.find(part), std::string::npos) << part << " not named: " << lacking.err;
+  }
+  for (const char* part : {"configs", "evaluator/target", "prompts", "kernels/relu_f32"}) {
+    fs::create_directories(root.path() / part);
+    fs::copy(source_root() / part, root.path() / part, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+  }
+  fs::create_directories(root.path() / "kernels" / "broken_f32");
+  write_file_atomic(root.path() / "kernels" / "broken_f32" / "task.toml", "id = \"broken_f32\"\nsignature = 7\n");
+  ProcessResult listed = eok({"--root", root.path().string(), "tasks", "--json"});
+  EXPECT_EQ(listed.exit_code, 2) << "a broken task is worth a non-zero exit, not silence";
+  const auto tasks = nlohmann::json::parse(listed.out);
+  ASSERT_EQ(tasks.size(), 1u);
+  EXPECT_EQ(tasks[0]["id"], "relu_f32");
+  EXPECT_NE(listed.err.find("task broken_f32 skipped"), std::string::npos) << listed.err;
+}
+
 TEST_F(EokCli, TasksAndDoctorSpeakJson) {
   ProcessResult tasks = eok({"tasks", "--json"});
   ASSERT_EQ(tasks.exit_code, 0) << tasks.err;
