@@ -208,7 +208,9 @@ SearchOutcome run_search(SearchRequest req) {
   // that a second Ctrl-C (which exits on the spot) leaves it resumable and not "running".
   std::atomic<bool> search_over{false};
   std::thread interrupt_watch([&] {
-    while (!search_over) {
+    // The signal is looked at before the end of the search: a Ctrl-C that ended it quickly is still
+    // answered (and said) before the final summary is written.
+    for (;;) {
       if (interrupts.interrupted()) {
         log::warn("Ctrl-C: finishing the evaluations in flight and cancelling LLM requests; the run is marked stopped "
                   "(continue it with eok search --resume {}); Ctrl-C again stops at once", run.id);
@@ -219,7 +221,8 @@ SearchOutcome run_search(SearchRequest req) {
         }
         return;
       }
-      std::this_thread::sleep_for(std::chrono::milliseconds(50));
+      if (search_over) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
   });
   struct JoinWatch {

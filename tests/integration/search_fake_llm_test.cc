@@ -498,7 +498,7 @@ TEST_F(SearchWithLlm, CtrlCIsAnsweredAtOnceWhileTheServerMakesEokWait) {
     const auto t0 = std::chrono::steady_clock::now();
     kill(pid, SIGINT);
     if (scenario == 2) {
-      std::this_thread::sleep_for(std::chrono::milliseconds(150));
+      std::this_thread::sleep_for(std::chrono::milliseconds(500));  // a person's second press
       kill(pid, SIGINT);
     }
     const std::optional<int> status = wait_at_most(pid, 20);
