@@ -1,5 +1,7 @@
 #include "evaluator/task.h"
 
+#include <map>
+
 
 #include <algorithm>
 #include <cstdio>
@@ -289,8 +291,47 @@ std::vector<std::string> list_task_ids(const fs::path& kernels_dir) {
   return ids;
 }
 
+namespace {
+
+ResolvedTask resolve_among(const std::vector<std::string>& ids, const std::string& name);
+
+}  // namespace
+
+std::vector<fs::path> task_dirs(const fs::path& root) {
+  std::vector<fs::path> dirs;
+  if (const char* path = std::getenv("EOK_TASKS_PATH"); path && *path) {
+    const std::string list = path;
+    for (size_t at = 0; at <= list.size();) {
+      const size_t end = std::min(list.find(':', at), list.size());
+      if (end > at) dirs.emplace_back(list.substr(at, end - at));
+      at = end + 1;
+    }
+  }
+  dirs.push_back(root / "kernels");
+  return dirs;
+}
+
+Task find_task(const fs::path& root, const std::string& name, std::string* note) {
+  std::vector<std::string> ids;
+  std::map<std::string, fs::path> where;  // id -> the first folder holding it
+  for (const auto& dir : task_dirs(root)) {
+    for (const auto& id : list_task_ids(dir)) {
+      if (where.emplace(id, dir / id).second) ids.push_back(id);
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  const ResolvedTask r = resolve_among(ids, name);
+  if (note) *note = r.note;
+  return load_task(where.at(r.id));
+}
+
 ResolvedTask resolve_task_id(const fs::path& kernels_dir, const std::string& name) {
-  const auto ids = list_task_ids(kernels_dir);
+  return resolve_among(list_task_ids(kernels_dir), name);
+}
+
+namespace {
+
+ResolvedTask resolve_among(const std::vector<std::string>& ids, const std::string& name) {
   if (std::find(ids.begin(), ids.end(), name) != ids.end()) return {name, ""};
   if (std::find(ids.begin(), ids.end(), name + "_f32") != ids.end()) {
     return {name + "_f32", "task '" + name + "' resolves to " + name + "_f32"};
@@ -315,5 +356,7 @@ ResolvedTask resolve_task_id(const fs::path& kernels_dir, const std::string& nam
   msg += " (eok tasks lists all " + std::to_string(ids.size()) + ")";
   throw NotFoundError(msg);
 }
+
+}  // namespace
 
 }  // namespace eok::evaluator

@@ -77,6 +77,15 @@ struct ResolvedTask {
   std::string note;  // non-empty when the name given was not the id itself ("mish" -> "mish_f32")
 };
 
+// The folders tasks are found in: each folder of $EOK_TASKS_PATH (colon-separated: the user's own tasks,
+// searched first), then the catalog `root`/kernels.
+std::vector<std::filesystem::path> task_dirs(const std::filesystem::path& root);
+
+// Finds a task by id or operation name (as resolve_task_id) across task_dirs(root), the first folder that
+// holds it winning, and loads it. `note` (when given) says how a name was resolved. Throws NotFoundError
+// listing close matches, ConfigError for a task.toml at fault.
+Task find_task(const std::filesystem::path& root, const std::string& name, std::string* note = nullptr);
+
 // Resolves a user's task name: an exact id, or an operation name that matches `<name>_f32` (or a single
 // `<name>_*`). Throws NotFoundError listing close matches when nothing fits.
 ResolvedTask resolve_task_id(const std::filesystem::path& kernels_dir, const std::string& name);

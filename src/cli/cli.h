@@ -24,6 +24,7 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, int& exit_code
 void add_measure_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_doctor_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_tasks_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
+void add_task_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_runs_command(CLI::App& app, const GlobalOptions& global, int& exit_code);
 void add_leaderboard_command(CLI::App& app, const GlobalOptions& global, int& exit_code);

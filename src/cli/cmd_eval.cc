@@ -112,9 +112,9 @@ int status_exit_code(EvalStatus s) {
 int run_eval(const EvalOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   const auto root = find_project_root(global.root);
-  const auto resolved = evaluator::resolve_task_id(root / "kernels", opt.task);
-  if (!resolved.note.empty()) log::info("{}", resolved.note);
-  const evaluator::Task task = evaluator::load_task(root / "kernels" / resolved.id);
+  std::string resolved_note;
+  const evaluator::Task task = evaluator::find_task(root, opt.task, &resolved_note);
+  if (!resolved_note.empty()) log::info("{}", resolved_note);
   const std::string source = read_regular_file(opt.kernel, kKernelSourceMaxBytes, "kernel source");
   const Workspace ws = Workspace::open();
   auto session = evaluator::open_board_session(root, ws, opt.board, {opt.keep_temp});

@@ -53,7 +53,7 @@ std::string upper(std::string s) {
 int run_export(const ExportOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   const auto root = find_project_root(global.root);
-  const evaluator::Task task = evaluator::load_task(root / "kernels" / evaluator::resolve_task_id(root / "kernels", opt.task).id);
+  const evaluator::Task task = evaluator::find_task(root, opt.task);
   const Workspace ws = Workspace::open();
   auto db = open_kernel_db(ws);
   const auto candidates = db->best_kernels(task.id, opt.board, "", 8);

@@ -21,7 +21,7 @@ struct KernelsOptions {
 int run_kernels(const KernelsOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   const auto root = find_project_root(global.root);
-  const std::string task = evaluator::resolve_task_id(root / "kernels", opt.task).id;
+  const std::string task = evaluator::find_task(root, opt.task).id;
   auto db = open_kernel_db(Workspace::open());
   const auto rows = db->kernels(task, opt.run);
   if (opt.json) {

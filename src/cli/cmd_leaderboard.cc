@@ -21,7 +21,7 @@ struct LeaderboardOptions {
 int run_leaderboard(const LeaderboardOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   // "relu" means relu_f32 here as everywhere else.
-  const std::string task = opt.task.empty() ? "" : evaluator::resolve_task_id(find_project_root(global.root) / "kernels", opt.task).id;
+  const std::string task = opt.task.empty() ? "" : evaluator::find_task(find_project_root(global.root), opt.task).id;
   auto db = open_kernel_db(Workspace::open());
   const auto rows = db->leaderboard(task);
   if (opt.json) {

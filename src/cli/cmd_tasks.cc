@@ -1,6 +1,7 @@
 // eok tasks: the task catalog at a glance.
 #include <cstdio>
 #include <iostream>
+#include <set>
 #include <nlohmann/json.hpp>
 
 #include "evaluator/task.h"
@@ -19,23 +20,27 @@ int run_tasks(bool json, const GlobalOptions& global) {
   nlohmann::json out = nlohmann::json::array();
   if (!json) std::printf("%-18s %-8s %-6s %-20s %s\n", "id", "group", "dtype", "timed size", "entry");
   size_t broken = 0;
-  for (const auto& id : evaluator::list_task_ids(root / "kernels")) {
-    // One broken task.toml is reported and skipped; the others are still listed.
-    evaluator::Task t;
-    try {
-      t = evaluator::load_task(root / "kernels" / id);
-    } catch (const Error& e) {
-      log::warn("task {} skipped: {}", id, e.what());
-      ++broken;
-      continue;
-    }
-    if (json) {
-      out.push_back({{"id", t.id}, {"name", t.name}, {"group", t.group}, {"category", t.category}, {"dtype", t.dtype},
-                     {"march", t.march}, {"signature", t.signature}, {"tolerance", t.tolerance.name},
-                     {"timed", t.timed}, {"check_sizes", t.checks.size()}, {"approach", t.approach}});
-    } else {
-      std::printf("%-18s %-8s %-6s %-20s %s\n", t.id.c_str(), t.group.c_str(), t.dtype.c_str(),
-                  evaluator::format_sizes(t.timed).c_str(), t.signature.c_str());
+  std::set<std::string> seen;  // a task of the user's own folders hides the catalog's of the same id
+  for (const auto& dir : evaluator::task_dirs(root)) {
+    for (const auto& id : evaluator::list_task_ids(dir)) {
+      if (!seen.insert(id).second) continue;
+      // One broken task.toml is reported and skipped; the others are still listed.
+      evaluator::Task t;
+      try {
+        t = evaluator::load_task(dir / id);
+      } catch (const Error& e) {
+        log::warn("task {} skipped: {}", id, e.what());
+        ++broken;
+        continue;
+      }
+      if (json) {
+        out.push_back({{"id", t.id}, {"name", t.name}, {"group", t.group}, {"category", t.category}, {"dtype", t.dtype},
+                       {"march", t.march}, {"signature", t.signature}, {"tolerance", t.tolerance.name},
+                       {"timed", t.timed}, {"check_sizes", t.checks.size()}, {"approach", t.approach}});
+      } else {
+        std::printf("%-18s %-8s %-6s %-20s %s\n", t.id.c_str(), t.group.c_str(), t.dtype.c_str(),
+                    evaluator::format_sizes(t.timed).c_str(), t.signature.c_str());
+      }
     }
   }
   if (json) std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;

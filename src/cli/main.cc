@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   cli::add_measure_command(app, global, exit_code);
   cli::add_doctor_command(app, global, exit_code);
   cli::add_tasks_command(app, global, exit_code);
+  cli::add_task_command(app, global, exit_code);
   cli::add_search_command(app, global, exit_code);
   cli::add_runs_command(app, global, exit_code);
   cli::add_leaderboard_command(app, global, exit_code);

@@ -124,9 +124,9 @@ SearchOutcome run_search(SearchRequest req) {
     req.board = evaluator::recorded_board_profile(req.root, req.workspace.boards_dir(), run.board);
     log::info("resuming run {} ({} on {}, method {}, seed {})", run.id, run.task, run.board, run.method, run.seed);
   }
-  const auto resolved = evaluator::resolve_task_id(req.root / "kernels", req.task);
-  if (!resolved.note.empty()) log::info("{}", resolved.note);
-  const evaluator::Task task = evaluator::load_task(req.root / "kernels" / resolved.id);
+  std::string resolved_note;
+  const evaluator::Task task = evaluator::find_task(req.root, req.task, &resolved_note);
+  if (!resolved_note.empty()) log::info("{}", resolved_note);
   SearchSettings settings = SearchSettings::from_config(config);
 
   // The method, and the LLM if it needs one.

@@ -31,13 +31,15 @@ std::string read_if_exists(const fs::path& file) {
 std::string read_fixture(const std::string& relative) { return read_file(fs::path(EOK_TEST_DATA_DIR) / "fixtures" / relative); }
 
 ProcessResult run_eok(const std::vector<std::string>& args, const fs::path& home, double wall_seconds,
-                      uint64_t address_space_bytes) {
+                      uint64_t address_space_bytes,
+                      const std::vector<std::string>& extra_env) {
   ProcessSpec spec;
   spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
   spec.cwd = source_root();
   std::vector<std::string> env = {"EOK_HOME=" + home.string(), "EOK_LLM_DISCOVER=false"};
   if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
+  env.insert(env.end(), extra_env.begin(), extra_env.end());
   spec.env = env;
   spec.limits.wall_seconds = wall_seconds;
   spec.limits.address_space_bytes = address_space_bytes;

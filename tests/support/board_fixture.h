@@ -22,9 +22,10 @@ std::string read_if_exists(const std::filesystem::path& file);  // "" when it do
 
 // Runs the built eok program as a user would, from the source tree, with EOK_HOME=`home` and no LLM
 // (nothing configured, no discovery, whatever listens on this machine's usual ports). `address_space_bytes`
-// (0: none) bounds its memory, for tests where a regression would read without end.
+// (0: none) bounds its memory, for tests where a regression would read without end. `extra_env`: more
+// NAME=VALUE settings of the environment.
 ProcessResult run_eok(const std::vector<std::string>& args, const std::filesystem::path& home, double wall_seconds = 300,
-                      uint64_t address_space_bytes = 0);
+                      uint64_t address_space_bytes = 0, const std::vector<std::string>& extra_env = {});
 
 // One session per test suite: evaluations share the object and baseline caches of a temporary workspace.
 class VirtualBoardTest : public ::testing::Test {
