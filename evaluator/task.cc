@@ -353,7 +353,7 @@ ResolvedTask resolve_among(const std::vector<std::string>& ids, const std::strin
     msg += "; did you mean:";
     for (const auto& c : close) msg += " " + c;
   }
-  msg += " (eok tasks lists all " + std::to_string(ids.size()) + ")";
+  msg += " (eok tasks lists all " + std::to_string(ids.size()) + "; a task of your own is found once EOK_TASKS_PATH names its folder)";
   throw NotFoundError(msg);
 }
 

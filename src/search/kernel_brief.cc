@@ -75,12 +75,24 @@ std::string kernel_brief(const ScoredKernel& k, bool with_profile) {
   return out.str();
 }
 
-std::string roofline_line(const ScoredKernel& k) {
+namespace {
+
+// The task's roofline in cycles, as the evaluation recorded it (0: none).
+double roofline_of(const ScoredKernel& k) {
   const auto j = evidence(k);
-  const double roof = j.value("roofline_cycles", nlohmann::json()).is_number() ? j["roofline_cycles"].get<double>() : 0;
+  const auto roof = j.value("roofline_cycles", nlohmann::json());
+  return roof.is_number() ? roof.get<double>() : 0;
+}
+
+bool within_bound(double cycles, double roof) { return roof > 0 && cycles > 0 && cycles <= kAtRooflineFactor * roof; }
+
+}  // namespace
+
+std::string roofline_line(const ScoredKernel& k) {
+  const double roof = roofline_of(k);
   if (roof <= 0 || k.cycles() <= 0) return "";
   char buf[256];
-  if (at_roofline(k)) {
+  if (within_bound(k.cycles(), roof)) {
     std::snprintf(buf, sizeof buf,
                   "Roofline: no kernel can take fewer than about %.0f cycles here, and this one takes %.2fx that: it is "
                   "at its bound, so little is left to gain; only a change that removes memory traffic or work can help",
@@ -92,11 +104,7 @@ std::string roofline_line(const ScoredKernel& k) {
   return buf;
 }
 
-bool at_roofline(const ScoredKernel& k) {
-  const auto j = evidence(k);
-  const double roof = j.value("roofline_cycles", nlohmann::json()).is_number() ? j["roofline_cycles"].get<double>() : 0;
-  return roof > 0 && k.cycles() > 0 && k.cycles() <= kAtRooflineFactor * roof;
-}
+bool at_roofline(const ScoredKernel& k) { return within_bound(k.cycles(), roofline_of(k)); }
 
 std::string repeat_notice(const ScoredKernel& repeated) {
   char buf[96];
