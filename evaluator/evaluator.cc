@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evaluator/checker.h"
+#include "evaluator/environment_failure.h"
 #include "evaluator/harness_plan.h"
 #include "evaluator/harness_records.h"
 #include "evaluator/image_check.h"
@@ -338,6 +339,9 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
 
   const Measurement ref_m = parse_measurement(ref_run.measurement);
   if (!ref_run.process.ok() || ref_m.calls.size() != cases.size() || ref_m.violation) {
+    if (const std::string disk = storage_failure(tmp.path()); !disk.empty()) {
+      return finish(EvalStatus::infra_error, "the reference of " + task.id + " could not write its results: " + disk);
+    }
     return finish(EvalStatus::infra_error, "the reference of " + task.id + " failed (" + ref_run.process.describe() + " " +
                                                ref_run.process.spawn_error + ref_run.process.err.substr(0, 300) +
                                                (ref_m.violation ? ref_m.violation->rule + ": " + ref_m.violation->detail : "") +
@@ -346,6 +350,15 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   const Measurement cand_m = parse_measurement(cand.measurement);
   res.sandboxed = cand_m.sandboxed;
   if (auto bad = judge_run(cand, cand_m, parse_harness_output(cand.harness), task, cases, &res.rule)) {
+    // A program that failed while its directory takes no writes may only have been unable to write its
+    // results (the harness exits 4, the observer's file ends early): the machine's failure. A kernel that
+    // flooded stdout past the cap filled the disk itself and keeps its own verdict.
+    if (bad->first != EvalStatus::infra_error && bad->first != EvalStatus::rejected && cand.harness_bytes <= cand.harness.size()) {
+      if (const std::string disk = storage_failure(dir); !disk.empty()) {
+        res.rule.clear();
+        return finish(EvalStatus::infra_error, "the candidate's run could not write its results: " + disk);
+      }
+    }
     return finish(bad->first, bad->second);
   }
 

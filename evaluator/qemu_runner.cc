@@ -59,7 +59,11 @@ RunOutcome QemuRunner::run(const RunRequest& req) {
 
   RunOutcome outcome;
   outcome.process = sandbox_.run(run);
-  if (fs::exists(records)) outcome.harness = read_prefix(records, kHarnessOutputCap);
+  if (fs::exists(records)) {
+    outcome.harness = read_prefix(records, kHarnessOutputCap);
+    std::error_code ec;
+    outcome.harness_bytes = fs::file_size(records, ec);
+  }
   if (fs::exists(measurement)) outcome.measurement = read_file(measurement);
   return outcome;
 }

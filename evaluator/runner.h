@@ -3,6 +3,7 @@
 // correctness or cost: it runs, limits, and returns what the program and the board's observer wrote.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -39,7 +40,9 @@ inline RunRequest harness_run(std::filesystem::path program, std::string plan, s
 
 struct RunOutcome {
   ProcessResult process;
-  std::string harness;               // the program's stdout (the harness's: a fault record, if any)
+  std::string harness;               // the program's stdout (the harness's: a fault record, if any), a prefix
+  uint64_t harness_bytes = 0;        // how much the program wrote to stdout in all (more than `harness` holds
+                                     // when it wrote past the runner's cap)
   std::string measurement;           // the observer's measurement file
 };
 

@@ -291,6 +291,19 @@ std::vector<std::string> list_task_ids(const fs::path& kernels_dir) {
   return ids;
 }
 
+std::vector<Task> load_tasks(const fs::path& kernels_dir,
+                             const std::function<void(const std::string& id, const std::string& why)>& on_broken) {
+  std::vector<Task> tasks;
+  for (const auto& id : list_task_ids(kernels_dir)) {
+    try {
+      tasks.push_back(load_task(kernels_dir / id));
+    } catch (const Error& e) {
+      on_broken(id, e.what());
+    }
+  }
+  return tasks;
+}
+
 namespace {
 
 ResolvedTask resolve_among(const std::vector<std::string>& ids, const std::string& name);

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -71,6 +72,11 @@ double eval_dist_bound(const std::string& bound, const SizeParams& sizes);
 
 // Ids of every folder under kernels_dir that has a task.toml, sorted.
 std::vector<std::string> list_task_ids(const std::filesystem::path& kernels_dir);
+
+// Every task under kernels_dir that loads, in id order. Each one whose task.toml is at fault is passed to
+// `on_broken` (its id and the error) and left out: one broken task never stops a command over all tasks.
+std::vector<Task> load_tasks(const std::filesystem::path& kernels_dir,
+                             const std::function<void(const std::string& id, const std::string& why)>& on_broken);
 
 struct ResolvedTask {
   std::string id;

@@ -4,6 +4,7 @@
 
 #include "evaluator/task.h"
 #include "src/common/error.h"
+#include "src/common/log.h"
 
 namespace eok::bench {
 
@@ -18,8 +19,11 @@ std::vector<std::string> suite_tasks(const std::filesystem::path& kernels_dir, c
   if (!is_suite(suite)) throw ConfigError("unknown suite '" + suite + "': expected general, nn or all");
   std::vector<std::string> ids;
   if (only.empty()) {
-    for (const auto& id : evaluator::list_task_ids(kernels_dir)) {
-      if (suite == "all" || task_suite(kernels_dir, id) == suite) ids.push_back(id);
+    const auto tasks = evaluator::load_tasks(kernels_dir, [](const std::string& id, const std::string& why) {
+      log::warn("task {} left out of the suite: {}", id, why);
+    });
+    for (const auto& t : tasks) {
+      if (suite == "all" || t.group == suite) ids.push_back(t.id);
     }
     return ids;
   }

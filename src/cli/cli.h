@@ -39,6 +39,9 @@ void add_report_command(CLI::App& app, const GlobalOptions& global, int& exit_co
 
 // The kernel database of the workspace.
 std::unique_ptr<db::KernelDb> open_kernel_db(const Workspace& ws);
+// For commands that only read the database: a read-only workspace is browsed as it is
+// (db::KernelDb::open_for_reading).
+std::unique_ptr<db::KernelDb> open_kernel_db_for_reading(const Workspace& ws);
 
 // The directory a command writes into (--out), created when missing: never the root directory, never an
 // existing file, and never inside a system directory (/usr, /etc, /var, ...) unless `force`. Throws

@@ -108,7 +108,7 @@ struct TableOptions {
 int table_command(const TableOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   const fs::path root = find_project_root(global.root);
-  auto db = open_kernel_db(Workspace::open());
+  auto db = open_kernel_db_for_reading(Workspace::open());
   const auto results = bench::collect_results(*db, root / "kernels", opt.method);
   if (opt.json) {
     std::cout << bench::table_json(results).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
@@ -130,7 +130,7 @@ int table_command(const TableOptions& opt, const GlobalOptions& global) {
 
 int list_command(bool json, const GlobalOptions& global) {
   log::set_level(global.log_level);
-  auto db = open_kernel_db(Workspace::open());
+  auto db = open_kernel_db_for_reading(Workspace::open());
   const auto benches = db->list_benches();
   if (json) {
     nlohmann::json out = nlohmann::json::array();

@@ -22,7 +22,7 @@ int run_kernels(const KernelsOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   const auto root = find_project_root(global.root);
   const std::string task = evaluator::find_task(root, opt.task).id;
-  auto db = open_kernel_db(Workspace::open());
+  auto db = open_kernel_db_for_reading(Workspace::open());
   const auto rows = db->kernels(task, opt.run);
   if (opt.json) {
     nlohmann::json out = nlohmann::json::array();

@@ -22,7 +22,7 @@ int run_leaderboard(const LeaderboardOptions& opt, const GlobalOptions& global) 
   log::set_level(global.log_level);
   // "relu" means relu_f32 here as everywhere else.
   const std::string task = opt.task.empty() ? "" : evaluator::find_task(find_project_root(global.root), opt.task).id;
-  auto db = open_kernel_db(Workspace::open());
+  auto db = open_kernel_db_for_reading(Workspace::open());
   const auto rows = db->leaderboard(task);
   if (opt.json) {
     nlohmann::json out = nlohmann::json::array();

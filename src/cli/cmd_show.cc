@@ -55,7 +55,7 @@ int show_call(db::KernelDb& db, const ShowOptions& opt) {
 
 int run_show(const ShowOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
-  auto db = open_kernel_db(Workspace::open());
+  auto db = open_kernel_db_for_reading(Workspace::open());
   if (opt.call > 0) return show_call(*db, opt);
   if (opt.id <= 0) throw ConfigError("eok show needs a kernel id (eok show 12) or --call N (eok show --call 3)");
   auto k = db->get_kernel(opt.id);

@@ -22,17 +22,14 @@ int run_tasks(bool json, const GlobalOptions& global) {
   size_t broken = 0;
   std::set<std::string> seen;  // a task of the user's own folders hides the catalog's of the same id
   for (const auto& dir : evaluator::task_dirs(root)) {
-    for (const auto& id : evaluator::list_task_ids(dir)) {
-      if (!seen.insert(id).second) continue;
-      // One broken task.toml is reported and skipped; the others are still listed.
-      evaluator::Task t;
-      try {
-        t = evaluator::load_task(dir / id);
-      } catch (const Error& e) {
-        log::warn("task {} skipped: {}", id, e.what());
-        ++broken;
-        continue;
-      }
+    // One broken task.toml is reported and skipped; the others are still listed.
+    const auto tasks = evaluator::load_tasks(dir, [&](const std::string& id, const std::string& why) {
+      if (!seen.insert(id).second) return;
+      log::warn("task {} skipped: {}", id, why);
+      ++broken;
+    });
+    for (const auto& t : tasks) {
+      if (!seen.insert(t.id).second) continue;
       if (json) {
         out.push_back({{"id", t.id}, {"name", t.name}, {"group", t.group}, {"category", t.category}, {"dtype", t.dtype},
                        {"march", t.march}, {"signature", t.signature}, {"tolerance", t.tolerance.name},

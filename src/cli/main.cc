@@ -2,6 +2,8 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <filesystem>
 #include <iostream>
 #include <string_view>
 
@@ -16,6 +18,10 @@ namespace eok::cli {
 bool stdout_is_terminal() { return isatty(STDOUT_FILENO) != 0; }
 
 std::unique_ptr<db::KernelDb> open_kernel_db(const Workspace& ws) { return db::KernelDb::open(ws.database_path()); }
+
+std::unique_ptr<db::KernelDb> open_kernel_db_for_reading(const Workspace& ws) {
+  return db::KernelDb::open_for_reading(ws.database_path());
+}
 
 }  // namespace eok::cli
 
@@ -51,6 +57,16 @@ int main(int argc, char** argv) {
   app.add_option("--root", global.root, "eok data root holding kernels/ and configs/ (default: found from the current directory, $EOK_ROOT, or the source tree)")
       ->check(CLI::ExistingDirectory);
   app.add_option("--log-level", global.log_level, "trace, debug, info, warn, error, off")->capture_default_str();
+  // Every command finds tasks through EOK_TASKS_PATH (evaluator::task_dirs): the flag puts its folder first.
+  app.add_option_function<std::string>(
+         "--tasks-dir",
+         [](const std::string& dir) {
+           const char* old = std::getenv("EOK_TASKS_PATH");
+           const std::string path = std::filesystem::absolute(dir).string() + (old && *old ? std::string(":") + old : "");
+           ::setenv("EOK_TASKS_PATH", path.c_str(), 1);
+         },
+         "a folder of your own tasks, searched before $EOK_TASKS_PATH and kernels/ (eok task new writes there)")
+      ->check(CLI::ExistingDirectory);
 
   int exit_code = 0;
   cli::add_eval_command(app, global, exit_code);

@@ -8,6 +8,7 @@
 // A bad candidate kernel is never an error: it is an EvalStatus with evidence (evaluator/eval_result.h).
 #pragma once
 
+#include <cerrno>
 #include <stdexcept>
 #include <string>
 
@@ -52,5 +53,26 @@ class CorruptDataError : public Error {
   int exit_code() const override { return 5; }
   const char* kind() const override { return "corrupt_data"; }
 };
+
+// eok or the board failed at something a kernel's verdict needs (the reference or ker0 could not be run):
+// the same infra_error a candidate's evaluation can end in, as an error of a whole command.
+class InfraError : public Error {
+ public:
+  using Error::Error;
+  int exit_code() const override { return 6; }
+  const char* kind() const override { return "infra"; }
+};
+
+// The machine's storage failed eok (a full disk, a quota, an I/O error, a read-only file system): nothing
+// about the user's input is wrong, and the same command succeeds once the disk is fixed. Exit code 9, like
+// any other failure to finish, but callers can tell it apart (a search stops, resumable, instead of failing).
+class StorageError : public Error {
+ public:
+  using Error::Error;
+  const char* kind() const override { return "storage"; }
+};
+
+// Whether `err` (an errno) is the storage's failure rather than a wrong path or permission.
+inline bool is_storage_errno(int err) { return err == ENOSPC || err == EDQUOT || err == EIO || err == EROFS; }
 
 }  // namespace eok

@@ -145,25 +145,67 @@ std::string read_regular_file(const fs::path& path, uintmax_t max_bytes, std::st
 
 std::string read_file(const fs::path& path) { return read_checked(path, kNoLimit, "", false); }
 
+namespace {
+
+// What the user can do about a storage errno (is_storage_errno).
+std::string storage_advice(int err) {
+  if (err == EROFS) return " (the file system is read-only: set EOK_HOME to a writable directory; runs, leaderboard, "
+                           "kernels, show and report can still read this workspace)";
+  if (err == EIO) return " (the disk reported an I/O error: check it, e.g. dmesg, then run the command again)";
+  return " (free space where it lives, then run the command again)";
+}
+
+// fs::create_directories, failing with eok's errors (a full disk is a StorageError) instead of
+// std::filesystem_error, which would reach the user as an internal error.
+void ensure_directory(const fs::path& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (!ec) return;
+  const std::string what = "cannot create the directory " + dir.string() + ": " + ec.message();
+  if (is_storage_errno(ec.value())) throw StorageError(what + storage_advice(ec.value()));
+  throw Error(what);
+}
+
+}  // namespace
+
 void write_file_atomic(const fs::path& path, std::string_view data) {
-  if (path.has_parent_path()) fs::create_directories(path.parent_path());
+  if (path.has_parent_path()) ensure_directory(path.parent_path());
   fs::path tmp = path;
   tmp += ".tmp." + std::to_string(::getpid()) + "." +
          std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw Error("cannot write " + tmp.string() + ": " + std::strerror(errno));
-    out.write(data.data(), static_cast<std::streamsize>(data.size()));
-    if (!out) throw Error("cannot write " + tmp.string() + " (disk full?)");
+  const auto fail = [&](int err) {
+    ::unlink(tmp.c_str());  // no half-written file is left behind
+    const std::string what = "cannot write " + path.string() + ": " + std::strerror(err);
+    if (is_storage_errno(err)) throw StorageError(what + storage_advice(err));
+    throw Error(what);
+  };
+  const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail(errno);
+  for (size_t done = 0; done < data.size();) {
+    const ssize_t w = ::write(fd, data.data() + done, data.size() - done);
+    if (w < 0 && errno == EINTR) continue;
+    if (w <= 0) {
+      const int err = w < 0 ? errno : ENOSPC;
+      ::close(fd);
+      fail(err);
+    }
+    done += static_cast<size_t>(w);
   }
-  fs::rename(tmp, path);
+  // close() is where some file systems (NFS, a full quota) first report that the data did not fit.
+  if (::close(fd) != 0) fail(errno);
+  std::error_code ec;
+  fs::rename(tmp, path, ec);
+  if (ec) fail(ec.value());
 }
 
 TempDir::TempDir(const fs::path& parent, std::string_view prefix) {
-  fs::create_directories(parent);
+  ensure_directory(parent);
   std::string templ = (parent / (std::string(prefix) + "XXXXXX")).string();
   if (::mkdtemp(templ.data()) == nullptr) {
-    throw Error("cannot create a temporary directory under " + parent.string() + ": " + std::strerror(errno));
+    const int err = errno;
+    const std::string what = "cannot create a temporary directory under " + parent.string() + ": " + std::strerror(err);
+    if (is_storage_errno(err)) throw StorageError(what + storage_advice(err));
+    throw Error(what);
   }
   path_ = templ;
 }

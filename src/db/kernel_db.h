@@ -133,6 +133,14 @@ class KernelDb {
  public:
   // Opens (creating the file and its directory if needed) and migrates. Throws Error naming the file.
   static std::unique_ptr<KernelDb> open(const std::filesystem::path& file);
+  // Opens an existing database read-only, exactly as it is (no migration, the file never written, also on
+  // a read-only file system); every write throws Error. Throws ConfigError when its schema is older than
+  // this eok's (it would need migrating).
+  static std::unique_ptr<KernelDb> open_read_only(const std::filesystem::path& file);
+  // For commands that only read (runs, leaderboard, kernels, show, report): open(), and when the database
+  // exists but cannot be opened for writing (a read-only workspace, a file of another user), open_read_only().
+  // A damaged or foreign file is reported as open() reports it.
+  static std::unique_ptr<KernelDb> open_for_reading(const std::filesystem::path& file);
   virtual ~KernelDb() = default;
 
   // The schema version this eok writes (PRAGMA user_version).

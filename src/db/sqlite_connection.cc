@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <stdexcept>
 #include <thread>
 
@@ -22,19 +23,49 @@ std::string savepoint_name(int level) { return "eok_savepoint_" + std::to_string
 
 }  // namespace
 
-Connection::Connection(const std::filesystem::path& file) : file_(file) {
-  // NOMUTEX: the owner serialises every use of the connection.
-  const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
-  const int rc = sqlite3_open_v2(file.c_str(), &db_, flags, nullptr);
-  if (rc != SQLITE_OK) {
-    const std::string reason = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
-    sqlite3_close_v2(db_);
-    db_ = nullptr;
-    throw Error("cannot open the kernel database " + file.string() + ": " + reason +
-                ". Check that its directory exists and is writable.");
+Connection::Connection(const std::filesystem::path& file, Access access) : file_(file) {
+  if (access == Access::read_only) {
+    open_read_only();
+  } else {
+    // NOMUTEX: the owner serialises every use of the connection.
+    const int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX;
+    const int rc = sqlite3_open_v2(file.c_str(), &db_, flags, nullptr);
+    if (rc != SQLITE_OK) {
+      const std::string reason = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+      sqlite3_close_v2(db_);
+      db_ = nullptr;
+      throw Error("cannot open the kernel database " + file.string() + ": " + reason +
+                  ". Check that its directory exists and is writable.");
+    }
   }
   sqlite3_extended_result_codes(db_, 1);
   sqlite3_busy_timeout(db_, kBusyTimeoutMs);
+}
+
+void Connection::open_read_only() {
+  // A URI, so that the file can be opened read-only even where SQLite could not create its WAL index
+  // (-shm): `immutable` is tried second, for a file on a read-only file system that nobody can change.
+  std::string path;
+  for (const char c : file_.string()) {
+    if (c == '%' || c == '?' || c == '#') {
+      char esc[4];
+      std::snprintf(esc, sizeof esc, "%%%02X", static_cast<unsigned char>(c));
+      path += esc;
+    } else {
+      path += c;
+    }
+  }
+  std::string reason;
+  for (const char* options : {"?mode=ro", "?mode=ro&immutable=1"}) {
+    const std::string uri = "file:" + path + options;
+    const int rc = sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
+    // The open is lazy: the first read is where a missing WAL index shows.
+    if (rc == SQLITE_OK && sqlite3_exec(db_, "PRAGMA schema_version", nullptr, nullptr, nullptr) == SQLITE_OK) return;
+    reason = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
+    sqlite3_close_v2(db_);
+    db_ = nullptr;
+  }
+  throw Error("cannot open the kernel database " + file_.string() + " to read it: " + reason + ". Check that it exists and is readable.");
 }
 
 Connection::~Connection() {
@@ -102,13 +133,13 @@ void Connection::fail(int rc, std::string_view doing) const {
       throw Error(where + ". Another process held the database's write lock for over " +
                   std::to_string(kBusyTimeoutMs / 1000) + " s: wait for it to finish, or stop it.");
     case SQLITE_FULL:
-      throw Error(where + ". The disk is full: free some space and run again.");
+      throw StorageError(where + ". The disk is full: free some space and run again.");
     case SQLITE_READONLY:
     case SQLITE_PERM:
     case SQLITE_CANTOPEN:
       throw Error(where + ". Check that the file and its directory are writable by you.");
     case SQLITE_IOERR:
-      throw Error(where + ". The file system reported an I/O error: check the disk.");
+      throw StorageError(where + ". The file system reported an I/O error: check the disk.");
     default:
       throw Error(where);
   }

@@ -18,8 +18,12 @@ namespace eok::db::sqlite {
 
 class Connection {
  public:
-  // Opens or creates `file` for reading and writing; the parent directory must exist.
-  explicit Connection(const std::filesystem::path& file);
+  enum class Access { read_write, read_only };
+  // read_write: opens or creates `file` for reading and writing; the parent directory must exist.
+  // read_only: opens an existing `file` without ever writing to it, also where nothing can be written (a
+  // read-only file system, a WAL database whose -shm index cannot be made): browsing only. Where the
+  // directory is writable SQLite may still make its -wal/-shm files beside it, as for any reader.
+  explicit Connection(const std::filesystem::path& file, Access access = Access::read_write);
   ~Connection();
   Connection(const Connection&) = delete;
   Connection& operator=(const Connection&) = delete;
@@ -48,6 +52,7 @@ class Connection {
 
  private:
   friend class Transaction;
+  void open_read_only();
   std::filesystem::path file_;
   sqlite3* db_ = nullptr;
   int depth_ = 0;

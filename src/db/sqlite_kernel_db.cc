@@ -70,6 +70,16 @@ SqliteKernelDb::SqliteKernelDb(const std::filesystem::path& file) : conn_(with_p
   apply_migrations(conn_);
 }
 
+SqliteKernelDb::SqliteKernelDb(const std::filesystem::path& file, ReadOnly)
+    : conn_(file, sqlite::Connection::Access::read_only) {
+  const int version = check_schema_compatible(conn_);
+  if (version < latest_schema_version()) {
+    throw ConfigError(file.string() + " was written by an older eok (schema version " + std::to_string(version) +
+                      ") and cannot be upgraded where it cannot be written: run any eok command once where the "
+                      "workspace is writable, or copy it somewhere writable (EOK_HOME=DIR).");
+  }
+}
+
 template <class Fn>
 auto SqliteKernelDb::in_transaction(Kind kind, Fn&& fn) {
   std::lock_guard lock(mutex_);

@@ -16,6 +16,9 @@ class SqliteKernelDb final : public KernelDb {
  public:
   // Opens or creates `file`, refuses files it must not touch, switches to WAL and migrates.
   explicit SqliteKernelDb(const std::filesystem::path& file);
+  // Opens an existing `file` read-only, as it is (KernelDb::open_read_only); every write throws.
+  struct ReadOnly {};
+  SqliteKernelDb(const std::filesystem::path& file, ReadOnly);
 
   const std::filesystem::path& file() const override { return conn_.file(); }
   // The value of a PRAGMA on this connection ("journal_mode", "foreign_keys", "busy_timeout"), as text:

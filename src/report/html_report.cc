@@ -11,6 +11,7 @@
 #include "evaluator/task.h"
 #include "src/bench/bench_results.h"
 #include "src/common/fs_util.h"
+#include "src/common/log.h"
 #include "src/common/number_format.h"
 #include "src/common/text_diff.h"
 #include "src/db/kernel_db.h"
@@ -59,7 +60,7 @@ std::string diff_html(const std::string& diff) {
 
 ReportSummary write_report(const ReportRequest& req) {
   const fs::path kernels_dir = req.root / "kernels";
-  auto db = db::KernelDb::open(req.workspace.database_path());
+  auto db = db::KernelDb::open_for_reading(req.workspace.database_path());
   const auto board = evaluator::load_board(req.root, req.board);
   const auto table = cost::X60Table::load(board.cost_table);
   const auto memory = cost::MemoryModelParams::load(board.memory_model);
@@ -183,8 +184,11 @@ ReportSummary write_report(const ReportRequest& req) {
     // above it; each task's own bound, by where its data can live, is in the table below.
     roofs.push_back({dtype, p.ops_per_cycle, std::max(p.l1_read, p.l1_write)});
   }
-  for (const auto& id : evaluator::list_task_ids(kernels_dir)) {
-    const auto task = evaluator::load_task(kernels_dir / id);
+  const auto tasks = evaluator::load_tasks(kernels_dir, [](const std::string& id, const std::string& why) {
+    log::warn("task {} left out of the roofline table: {}", id, why);
+  });
+  for (const auto& task : tasks) {
+    const std::string& id = task.id;
     const auto peak = evaluator::peak_rates(board, table, memory, task.dtype);
     const auto roof = evaluator::task_roofline(task, peak);
     auto it = by_task.find(id);

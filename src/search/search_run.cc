@@ -42,6 +42,16 @@ constexpr int kChampionRemeasureRounds = 3;
 // The champion is re-checked on this many fresh seeds (the fastest first, until one passes or ker0 stands).
 constexpr int kChampionRechecks = 2;
 
+// Marks a run stopped with its reason, so that --resume continues it. Best effort: on a full disk the
+// database may take no write either, and the run then stays `running`, which --resume also continues.
+void mark_stopped(db::KernelDb& db, const std::string& run_id, const std::string& reason) {
+  try {
+    db.update_run(run_id, "stopped", nlohmann::json{{"stop_reason", reason}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  } catch (const std::exception& e) {
+    log::warn("could not mark run {} stopped: {}", run_id, e.what());
+  }
+}
+
 double unix_now() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
@@ -251,8 +261,16 @@ SearchOutcome run_search(SearchRequest req) {
   } catch (const ToolchainError& e) {
     // eok or the board failed: nothing was searched yet, and the run continues once the setup is fixed.
     progress.finish();
-    db->update_run(run.id, "stopped", nlohmann::json{{"stop_reason", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    mark_stopped(*db, run.id, e.what());
     throw ToolchainError(std::string(e.what()) + ", then continue the run with eok search --resume " + run.id);
+  } catch (const InfraError& e) {
+    progress.finish();
+    mark_stopped(*db, run.id, e.what());
+    throw InfraError(std::string(e.what()) + ", then continue the run with eok search --resume " + run.id);
+  } catch (const StorageError& e) {
+    progress.finish();
+    mark_stopped(*db, run.id, e.what());
+    throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
   }
   if (!baseline.ok()) {
     progress.finish();
@@ -292,6 +310,11 @@ SearchOutcome run_search(SearchRequest req) {
       const TunerResult t = run_tuner(ctx, baseline);
       extra = t.best_knobs;
     }
+  } catch (const StorageError& e) {
+    // The disk failed, not the search: everything recorded so far stands, and --resume goes on from it.
+    progress.finish();
+    mark_stopped(*db, run.id, e.what());
+    throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
   } catch (const std::exception& e) {
     progress.finish();
     db->update_run(run.id, "failed", nlohmann::json{{"error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -138,5 +138,15 @@ TEST(Suites, SelectByGroupAndRefuseTasksOfAnotherSuite) {
   EXPECT_THROW(suite_tasks(kernels, "fast"), eok::ConfigError);
 }
 
+TEST(Suites, ABrokenTaskIsLeftOutNotFatal) {
+  TempDir dir(std::filesystem::temp_directory_path(), "eok-suite-");
+  const auto kernels = testing::source_root() / "kernels";
+  for (const char* id : {"relu_f32", "mish_f32"}) {
+    std::filesystem::copy(kernels / id, dir.path() / id, std::filesystem::copy_options::recursive);
+  }
+  write_file_atomic(dir.path() / "mish_f32" / "task.toml", "id = \"mish_f32\"\n[timed\n");  // unparseable
+  EXPECT_EQ(suite_tasks(dir.path(), "nn"), (std::vector<std::string>{"relu_f32"}));
+}
+
 }  // namespace
 }  // namespace eok::bench

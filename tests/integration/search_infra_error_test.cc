@@ -81,7 +81,7 @@ TEST_F(SearchWithFailingBoard, Ker0ThatCannotBeMeasuredStopsTheRunBeforeAnyLlmCa
   try {
     search::run_search(req);
     FAIL() << "a search started without a measured ker0";
-  } catch (const ToolchainError& e) {
+  } catch (const InfraError& e) {
     const std::string what = e.what();
     EXPECT_NE(what.find("eok doctor"), std::string::npos) << what;
     EXPECT_NE(what.find("eok search --resume"), std::string::npos) << what;

@@ -64,6 +64,12 @@ TEST(TaskCli, ASaxpyTaskIsScaffoldedCheckedAndSearched) {
   const auto board = nlohmann::json::parse(eok({"leaderboard", "--task", "saxpy", "--json"}).out);
   ASSERT_EQ(board.size(), 1u);
   EXPECT_EQ(board[0]["task"], "saxpy_f32");
+
+  // --tasks-dir does what EOK_TASKS_PATH does, for one command.
+  const ProcessResult by_flag = run_eok({"--tasks-dir", tasks.string(), "tasks", "--json"}, home, 60);
+  ASSERT_EQ(by_flag.exit_code, 0) << by_flag.err;
+  EXPECT_NE(by_flag.out.find("\"saxpy_f32\""), std::string::npos);
+  EXPECT_EQ(run_eok({"tasks", "--json"}, home, 60).out.find("\"saxpy_f32\""), std::string::npos);
 }
 
 }  // namespace

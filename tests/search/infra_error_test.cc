@@ -130,7 +130,7 @@ TEST_F(InfraErrorTest, Ker0ThatCannotBeMeasuredIsAnInfrastructureProblemAndIsMea
     try {
       evals->baseline();
       ADD_FAILURE() << "ker0's infra_error came back as its measurement";
-    } catch (const ToolchainError& e) {
+    } catch (const InfraError& e) {
       EXPECT_NE(std::string(e.what()).find("eok doctor"), std::string::npos) << e.what();
       EXPECT_NE(std::string(e.what()).find("infra_error"), std::string::npos) << e.what();
     }
