@@ -111,10 +111,11 @@ std::string task_toml(const std::string& id, const std::string& signature, const
   return t + " ]\n";
 }
 
-std::string c_file(const std::string& id, const std::string& signature, const std::string& what) {
-  return "// " + id + ": " + what + "\n#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n\n" +
-         "#error \"write " + what + " of " + id + " here, then run: eok task check " + id + "\"\n\n" +
-         signature.substr(0, signature.find_last_not_of(" ;") + 1) + " {\n}\n";
+// A C file to fill in: the entry function with an #error where its body goes, which names the file's role.
+std::string c_file(const std::string& id, const std::string& signature, const std::string& role, const std::string& advice) {
+  return "// " + id + ": " + role + " (" + advice + ")\n#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n\n" +
+         signature.substr(0, signature.find_last_not_of(" ;") + 1) + " {\n" + "#error \"write the body of " + role +
+         " here, then run: eok task check " + id + "\"\n}\n";
 }
 
 struct NewOptions {
@@ -137,8 +138,8 @@ int run_new(const NewOptions& opt, const GlobalOptions& global) {
   const std::string toml = task_toml(opt.name, opt.signature, params);
   fs::create_directories(task_dir);
   write_file_atomic(task_dir / "task.toml", toml);
-  write_file_atomic(task_dir / "ref.c", c_file(opt.name, opt.signature, "the reference: simple and obviously right, in double where it matters"));
-  write_file_atomic(task_dir / "ker0.c", c_file(opt.name, opt.signature, "the baseline kernel the search starts from (the reference's loop is fine)"));
+  write_file_atomic(task_dir / "ref.c", c_file(opt.name, opt.signature, "the reference", "simple and obviously right, in double where it matters"));
+  write_file_atomic(task_dir / "ker0.c", c_file(opt.name, opt.signature, "the baseline kernel", "the search starts from it; the reference's loop is fine"));
   const std::string tasks_path = fs::absolute(dir).string();
   if (opt.json) {
     std::cout << nlohmann::json{{"task", opt.name}, {"dir", fs::absolute(task_dir).string()}, {"tasks_path", tasks_path}}.dump(2) << std::endl;

@@ -171,7 +171,7 @@ ScoredKernel EvaluationService::baseline() {
   db::EvaluationRecord e = evaluate(*row);
   if (e.status == "infra_error") {
     // Not recorded: ker0's record is the baseline of every run and of the leaderboard.
-    throw InfraError("could not measure the baseline kernels/" + task_.id + "/ker0.c on board " + board_ +
+    throw InfraError("could not measure the baseline " + task_.ker0_path().lexically_proximate(std::filesystem::current_path()).string() + " on board " + board_ +
                          ": infra_error: " + e.message + ". eok or the board failed, not the kernel: check the setup with "
                          "`eok doctor`");
   }

@@ -274,7 +274,7 @@ SearchOutcome run_search(SearchRequest req) {
   }
   if (!baseline.ok()) {
     progress.finish();
-    const std::string why = "kernels/" + task.id + "/ker0.c does not pass on board " + out.board + ": " + baseline.eval.status +
+    const std::string why = task.ker0_path().lexically_proximate(fs::current_path()).string() + " does not pass on board " + out.board + ": " + baseline.eval.status +
                             ": " + baseline.eval.message;
     db->update_run(run.id, "failed", nlohmann::json{{"error", why}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     throw Error(why);

@@ -15,7 +15,8 @@ TunerResult run_tuner(SearchContext& ctx, const ScoredKernel& baseline) {
   const std::string& ker0 = baseline.kernel.source;
   const std::vector<Knob> knobs = parse_knobs(ker0);
   if (knobs.empty()) {
-    ctx.progress.note("kernels/" + ctx.task.id + "/ker0.c declares no tuning knobs: nothing to tune");
+    ctx.progress.note(ctx.task.ker0_path().lexically_proximate(std::filesystem::current_path()).string() +
+                      " declares no tuning knobs: nothing to tune");
     return result;
   }
   KnobValues best;
