@@ -1,16 +1,19 @@
 #include "evaluator/compiler.h"
 
-#include "evaluator/environment_failure.h"
-
 #include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
 #include <functional>
 #include <mutex>
+#include <optional>
 #include <sstream>
 #include <thread>
 
+#include <nlohmann/json.hpp>
+
+#include "evaluator/artifact_cache.h"
+#include "evaluator/environment_failure.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/common/hash.h"
@@ -120,6 +123,31 @@ void split_include_tree(const std::string& err, std::vector<std::string>* depth1
   }
 }
 
+
+// A successful preprocessing as stored in the artifact cache (nullopt when the stored text is not one).
+std::string preprocessed_to_json(const Preprocessed& p) {
+  return nlohmann::json{{"text", p.text}, {"normalized", p.normalized}, {"direct_headers", p.direct_headers},
+                        {"files_read", p.files_read}, {"diagnostics", p.diagnostics}}
+      .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+std::optional<Preprocessed> preprocessed_from_json(const std::string& text) {
+  const auto j = nlohmann::json::parse(text, nullptr, false);
+  if (!j.is_object()) return std::nullopt;
+  try {
+    Preprocessed p;
+    p.ok = true;
+    p.text = j.at("text").get<std::string>();
+    p.normalized = j.at("normalized").get<std::string>();
+    p.direct_headers = j.at("direct_headers").get<std::vector<std::string>>();
+    p.files_read = j.at("files_read").get<std::vector<std::string>>();
+    p.diagnostics = j.at("diagnostics").get<std::string>();
+    return p;
+  } catch (const nlohmann::json::exception&) {
+    return std::nullopt;
+  }
+}
+
 }  // namespace
 
 std::vector<std::string> clang_flags(const CompileRequest& req) {
@@ -164,6 +192,13 @@ Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
       if (k == key) return p;
     }
   }
+  const ArtifactCache cache(cache_dir_);
+  if (auto stored = cache.find(key, ".pp.json")) {
+    if (auto p = preprocessed_from_json(read_file(*stored))) {
+      remember_preprocessed(key, *p);
+      return *p;
+    }
+  }
   TempDir tmp(scratch_dir_, "cpp-");
   sandbox::SandboxedRun run = clang_run(clang_, tmp.path(), req);
   sandbox::SandboxedRun normalize = run;
@@ -201,10 +236,16 @@ Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
     else p.diagnostics += "error: the preprocessor failed on its second pass (" + pn.describe() + ")\n";
     if (!p.ok) p.environment = environment_failure(pn, pn.err, req.file_name);
   }
+  // Only a success is kept on disk: a failure's diagnostics name scratch paths, and it is cheap to repeat.
+  if (p.ok) cache.store_bytes(key, ".pp.json", preprocessed_to_json(p));
+  remember_preprocessed(key, p);
+  return p;
+}
+
+void ClangCompiler::remember_preprocessed(const std::string& key, const Preprocessed& p) {
   std::lock_guard<std::mutex> lock(recent_mutex_);
   if (recent_.size() >= kRecentPreprocessed) recent_.pop_front();
   recent_.emplace_back(key, p);
-  return p;
 }
 
 CompileResult ClangCompiler::compile(const CompileRequest& req) {
@@ -215,25 +256,17 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
   for (const auto& [name, text] : req.headers) h.add(name).add(text);
   h.add(req.source);
   const std::string key = h.hex();
-  const fs::path object = cache_dir_ / key.substr(0, 2) / (key + ".o");
-  const fs::path log = cache_dir_ / key.substr(0, 2) / (key + ".log");
-
-  const fs::path sum = cache_dir_ / key.substr(0, 2) / (key + ".o.sum");
+  const ArtifactCache cache(cache_dir_);
+  const fs::path log = cache.path(key, ".log");
 
   CompileResult result;
-  if (fs::exists(object)) {
-    // A cached object is used only as it was written: one damaged on disk (or edited) is compiled again.
-    std::error_code ec;
-    if (fs::exists(sum) && read_file(sum) == content_hash(read_file(object))) {
-      result.ok = true;
-      result.cached = true;
-      result.object = object;
-      if (fs::exists(log)) result.diagnostics = read_file(log);
-      return result;
-    }
-    log::warn("the cached object {} does not match its checksum (damaged?): compiling it again", object.string());
-    fs::remove(object, ec);
-    fs::remove(sum, ec);
+  // A cached object is used only as it was written: one damaged on disk (or edited) is compiled again.
+  if (auto object = cache.find(key, ".o")) {
+    result.ok = true;
+    result.cached = true;
+    result.object = *object;
+    if (fs::exists(log)) result.diagnostics = read_file(log);
+    return result;
   }
 
   TempDir tmp(scratch_dir_, "cc-");
@@ -261,21 +294,25 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
     if (!r.ok()) throw ToolchainError(tools_.objcopy.string() + " failed (" + r.describe() + "): " + r.err);
   }
   if (result.ok) {
-    fs::create_directories(object.parent_path());
     write_file_atomic(log, result.diagnostics);
-    fs::path staged = object;
-    staged += ".tmp." + std::to_string(::getpid()) + "." +
-              std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-    fs::copy_file(tmp.path() / "kernel.o", staged, fs::copy_options::overwrite_existing);
-    write_file_atomic(sum, content_hash(read_file(staged)));  // before the object appears under its name
-    fs::rename(staged, object);
-    result.object = object;
+    result.object = cache.store(key, ".o", tmp.path() / "kernel.o");
   }
   result.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return result;
 }
 
 LinkResult ClangCompiler::link(const LinkRequest& req) {
+  // The same objects and script always link to the same program: a linked program is cached by their
+  // contents, so a candidate judged again (or the reference, every time) is not linked again.
+  Hasher h;
+  h.add(tools_.clang_version).add(req.script);
+  for (const auto& [object, name] : req.objects) h.add(name).add(content_hash(read_file(object)));
+  const std::string key = h.hex();
+  const ArtifactCache cache(cache_dir_ / "programs");
+  if (auto linked = cache.find(key, ".exe")) {
+    fs::copy_file(*linked, req.out, fs::copy_options::overwrite_existing);
+    return LinkResult{true, "", ""};
+  }
   const fs::path dir = req.out.parent_path();
   const std::string exe = req.out.filename().string();
   sandbox::SandboxedRun run;
@@ -302,6 +339,9 @@ LinkResult ClangCompiler::link(const LinkRequest& req) {
     replace_all(diag, kIn, "");
     r.diagnostics = cap(diag.empty() ? "linker " + pr.describe() : diag);
     r.environment = environment_failure(pr, diag, "");
+  } else {
+    cache.store(key, ".exe", req.out);
+    cache.trim(".exe", kCachedPrograms);
   }
   return r;
 }

@@ -88,6 +88,9 @@ class ClangCompiler : public Compiler {
 
  private:
   static constexpr size_t kRecentPreprocessed = 64;
+  // Linked programs are about 600 KB each: the most recently used ones are kept, the others removed.
+  static constexpr size_t kCachedPrograms = 128;
+  void remember_preprocessed(const std::string& key, const Preprocessed& p);
 
   Toolchain tools_;
   const sandbox::Sandbox& sandbox_;

@@ -15,6 +15,7 @@
 #include "evaluator/image_check.h"
 #include "evaluator/measurement_records.h"
 #include "evaluator/static_check.h"
+#include "src/common/build_id.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/common/hash.h"
@@ -550,10 +551,15 @@ std::string measurement_fingerprint(const BoardProfile& board, const Toolchain& 
   Hasher h;
   h.add(read_file(board.file)).add(read_file(board.cost_table)).add(read_file(board.memory_model)).add(tools.clang_version).add(tools.qemu_version);
   if (!tools.plugin.empty()) h.add(read_file(tools.plugin));
-  // The cost model and checker are compiled into eok itself: a rebuilt eok re-measures its baselines.
-  std::error_code ec;
-  const fs::path self = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) h.add(read_file(self));
+  // The cost model and checker are compiled into eok itself: a rebuilt eok re-measures its baselines. The
+  // linker's build id names the build without reading the (large) executable; without one, its bytes do.
+  if (const std::string id = program_build_id(); !id.empty()) {
+    h.add("build-id").add(id);
+  } else {
+    std::error_code ec;
+    const fs::path self = fs::read_symlink("/proc/self/exe", ec);
+    if (!ec) h.add(read_file(self));
+  }
   return h.hex();
 }
 

@@ -5,6 +5,7 @@
 #include <csignal>
 
 #include "evaluator/environment_failure.h"
+#include "src/common/fs_util.h"
 
 namespace eok::evaluator {
 namespace {
@@ -49,6 +50,14 @@ TEST(EnvironmentFailure, TheKernelsOwnErrorsNeverCountAsTheMachines) {
             "")
       << "an #error line is the kernel speaking";
   EXPECT_EQ(environment_failure(exited(1), "kernel.c:1:1: error: unknown type name 'vfloat32m9_t'\n", "kernel.c"), "");
+}
+
+TEST(StorageFailure, AWritableDirectoryIsNotAFailureAndTheProbeLeavesNothing) {
+  TempDir dir(std::filesystem::temp_directory_path(), "eok-probe-");
+  EXPECT_EQ(storage_failure(dir.path()), "");
+  EXPECT_TRUE(std::filesystem::is_empty(dir.path()));
+  // A directory that is gone says nothing about the disk (the run's own directory was never made).
+  EXPECT_EQ(storage_failure(dir.path() / "missing"), "");
 }
 
 }  // namespace
