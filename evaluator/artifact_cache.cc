@@ -43,13 +43,19 @@ fs::path ArtifactCache::store_bytes(const std::string& key, const std::string& s
   fs::path sum = file;
   sum += ".sum";
   write_file_atomic(sum, content_hash(bytes));
-  fs::rename(staged, file);
+  std::error_code ec;
+  fs::rename(staged, file, ec);
+  if (ec) {
+    fs::remove(staged, ec);
+    throw Error("cannot store " + file.string() + " in the cache: " + ec.message());
+  }
   return file;
 }
 
 fs::path ArtifactCache::store(const std::string& key, const std::string& suffix, const fs::path& built) const {
   const fs::path file = store_bytes(key, suffix, read_file(built));
-  fs::permissions(file, fs::status(built).permissions());
+  std::error_code ec;
+  fs::permissions(file, fs::status(built).permissions(), ec);
   return file;
 }
 

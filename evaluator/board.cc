@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <limits>
+#include <type_traits>
 
 #include "src/common/toml_file.h"
 #include "src/common/error.h"
@@ -39,6 +41,32 @@ std::vector<std::string> string_list(const toml::node_view<const toml::node>& no
   return out;
 }
 
+// A key as the board profile gives it: absent, `fallback` holds; present, it must have the fallback's type
+// (vlen = "512" is an error, never a silent default), as config and task files are read.
+template <class T>
+T read_key(const toml::node_view<const toml::node>& node, const std::string& key, T fallback,
+           const std::function<void(const std::string&, const std::string&)>& fail) {
+  if (!node) return fallback;
+  if constexpr (std::is_same_v<T, bool>) {
+    if (auto v = node.value_exact<bool>()) return *v;
+    fail(key, "expected true or false");
+  } else if constexpr (std::is_same_v<T, std::string>) {
+    if (auto v = node.value_exact<std::string>()) return *v;
+    fail(key, "expected a string (in quotes)");
+  } else if constexpr (std::is_floating_point_v<T>) {
+    if (node.is_number()) return static_cast<T>(*node.value<double>());
+    fail(key, "expected a number");
+  } else {
+    auto v = node.value_exact<int64_t>();
+    if (!v) fail(key, "expected a whole number (without quotes)");
+    if ((std::is_unsigned_v<T> && *v < 0) || *v > static_cast<int64_t>(std::numeric_limits<T>::max())) {
+      fail(key, std::to_string(*v) + " is out of range");
+    }
+    return static_cast<T>(*v);
+  }
+  return fallback;
+}
+
 fs::path board_file(const fs::path& root, const std::string& name) {
   const bool is_path = name.find('/') != std::string::npos || fs::path(name).extension() == ".toml";
   const fs::path file = is_path ? fs::path(name) : root / "configs" / "boards" / (name + ".toml");
@@ -58,8 +86,8 @@ void load_real_board(const toml::table& doc, BoardProfile& b,
   const auto sec = doc[section];
   auto& r = b.remote;
   r.exec_prefix = string_list(sec["exec_prefix"] ? sec["exec_prefix"] : doc["exec_prefix"], "exec_prefix", fail);
-  r.remote_dir = sec["remote_dir"].value_or(r.remote_dir);
-  r.timeout_seconds = sec["timeout_seconds"].value_or(r.timeout_seconds);
+  r.remote_dir = read_key(sec["remote_dir"], section + ".remote_dir", r.remote_dir, fail);
+  r.timeout_seconds = read_key(sec["timeout_seconds"], section + ".timeout_seconds", r.timeout_seconds, fail);
   if (r.remote_dir.empty() || r.remote_dir.front() != '/') fail(section + ".remote_dir", "must be an absolute path");
   if (r.remote_dir.find_first_of(" '\"$`\\") != std::string::npos) fail(section + ".remote_dir", "must not contain spaces or quotes");
   if (r.timeout_seconds <= 0) fail(section + ".timeout_seconds", "must be positive");
@@ -69,26 +97,26 @@ void load_real_board(const toml::table& doc, BoardProfile& b,
     for (const auto& h : r.hosts) {
       if (h.empty() || h.front() == '-' || h.find_first_of(" '\"") != std::string::npos) fail("ssh.hosts", "'" + h + "' is not user@host[:port]");
     }
-    r.identity_file = sec["identity_file"].value_or(std::string());
+    r.identity_file = read_key(sec["identity_file"], section + ".identity_file", std::string(), fail);
     r.options = string_list(sec["options"], "ssh.options", fail);
-    r.reuse_connections = sec["reuse_connections"].value_or(r.reuse_connections);
+    r.reuse_connections = read_key(sec["reuse_connections"], section + ".reuse_connections", r.reuse_connections, fail);
   } else if (b.runner == "slurm") {
-    r.partition = sec["partition"].value_or(std::string());
+    r.partition = read_key(sec["partition"], section + ".partition", std::string(), fail);
     if (r.partition.empty()) fail("slurm.partition", "name the partition of board nodes");
     r.srun_args = string_list(sec["srun_args"], "slurm.srun_args", fail);
-    r.shared_dir = sec["shared_dir"].value_or(std::string());
+    r.shared_dir = read_key(sec["shared_dir"], section + ".shared_dir", std::string(), fail);
     if (!r.shared_dir.empty() && r.shared_dir.front() != '/') fail("slurm.shared_dir", "must be an absolute path");
     r.hosts = {"slurm:" + r.partition};
   } else {
     r.hosts = {"localhost"};
   }
   auto& m = b.measure;
-  m.warmup = doc["measure"]["warmup"].value_or(m.warmup);
-  m.repeats = doc["measure"]["repeats"].value_or(m.repeats);
-  m.flush = doc["measure"]["flush"].value_or(m.flush);
-  m.core = doc["measure"]["core"].value_or(m.core);
-  m.max_temperature_c = doc["measure"]["max_temperature_c"].value_or(m.max_temperature_c);
-  m.temperature_wait_seconds = doc["measure"]["temperature_wait_seconds"].value_or(m.temperature_wait_seconds);
+  m.warmup = read_key(doc["measure"]["warmup"], "measure.warmup", m.warmup, fail);
+  m.repeats = read_key(doc["measure"]["repeats"], "measure.repeats", m.repeats, fail);
+  m.flush = read_key(doc["measure"]["flush"], "measure.flush", m.flush, fail);
+  m.core = read_key(doc["measure"]["core"], "measure.core", m.core, fail);
+  m.max_temperature_c = read_key(doc["measure"]["max_temperature_c"], "measure.max_temperature_c", m.max_temperature_c, fail);
+  m.temperature_wait_seconds = read_key(doc["measure"]["temperature_wait_seconds"], "measure.temperature_wait_seconds", m.temperature_wait_seconds, fail);
   if (m.repeats < 1 || m.repeats > 101) fail("measure.repeats", "must be between 1 and 101");
   if (m.warmup > 100) fail("measure.warmup", "must be at most 100");
   if (m.core < -1) fail("measure.core", "a core number, or -1 for none");
@@ -102,14 +130,14 @@ BoardProfile load_board(const fs::path& root, const std::string& name) {
   auto fail = [&](const std::string& key, const std::string& why) -> void {
     throw ConfigError(file.string() + ": " + key + ": " + why);
   };
-  const std::string runner = doc["runner"].value_or(std::string("qemu"));
+  const std::string runner = read_key(doc["runner"], "runner", std::string("qemu"), fail);
   if (runner != "qemu" && runner != "ssh" && runner != "slurm" && runner != "local") {
     fail("runner", "expected qemu (the virtual board), ssh, slurm or local");
   }
   BoardProfile b;
   if (runner != "qemu") {
     // A real board takes its twin's emulator, caches and models; its own keys below override the rest.
-    const std::string twin = doc["virtual_board"].value_or(std::string("k1"));
+    const std::string twin = read_key(doc["virtual_board"], "virtual_board", std::string("k1"), fail);
     if (parse_toml_file(board_file(root, twin))["runner"].value_or(std::string("qemu")) != "qemu") {
       fail("virtual_board", "'" + twin + "' is a real board; name a virtual one (runner = \"qemu\")");
     }
@@ -118,15 +146,12 @@ BoardProfile load_board(const fs::path& root, const std::string& name) {
     b.description.clear();
   }
   b.file = fs::absolute(file);
-  b.name = doc["name"].value_or(file.stem().string());
-  b.description = doc["description"].value_or(b.description);
+  b.name = read_key(doc["name"], "name", file.stem().string(), fail);
+  b.description = read_key(doc["description"], "description", b.description, fail);
   b.runner = runner;
-  b.march = doc["march"].value_or(b.march.empty() ? std::string("rv64gcv") : b.march);
-  if (const auto* ext = doc["extensions"].as_array()) {
-    b.extensions.clear();
-    for (const auto& e : *ext) b.extensions.push_back(e.value_or(std::string()));
-  }
-  b.tune = doc["tune"].value_or(b.tune);
+  b.march = read_key(doc["march"], "march", b.march.empty() ? std::string("rv64gcv") : b.march, fail);
+  if (doc["extensions"]) b.extensions = string_list(doc["extensions"], "extensions", fail);
+  b.tune = read_key(doc["tune"], "tune", b.tune, fail);
   // A CPU name clang knows (clang -mtune=NAME; `clang-22 --target=riscv64-linux-gnu --print-supported-cpus`),
   // never a flag of its own.
   if (!b.tune.empty() && (b.tune.front() == '-' || !std::all_of(b.tune.begin(), b.tune.end(), [](char ch) {
@@ -134,43 +159,43 @@ BoardProfile load_board(const fs::path& root, const std::string& name) {
                           }))) {
     fail("tune", "'" + b.tune + "' is not a CPU name (e.g. \"spacemit-x60\")");
   }
-  b.vlen = doc["vlen"].value_or(b.vlen);
-  b.clock_ghz = doc["clock_ghz"].value_or(b.clock_ghz);
-  b.cores = doc["cores"].value_or(runner == "qemu" ? 1u : b.cores);
+  b.vlen = read_key(doc["vlen"], "vlen", b.vlen, fail);
+  b.clock_ghz = read_key(doc["clock_ghz"], "clock_ghz", b.clock_ghz, fail);
+  b.cores = read_key(doc["cores"], "cores", runner == "qemu" ? 1u : b.cores, fail);
   if (runner != "qemu") {
     load_real_board(doc, b, fail);
     return b;
   }
-  b.qemu.binary = doc["qemu"]["binary"].value_or(b.qemu.binary);
-  b.qemu.cpu = doc["qemu"]["cpu"].value_or(std::string());
-  b.qemu.timeout_seconds = doc["qemu"]["timeout_seconds"].value_or(b.qemu.timeout_seconds);
-  b.qemu.memory_mib = doc["qemu"]["memory_mib"].value_or(b.qemu.memory_mib);
+  b.qemu.binary = read_key(doc["qemu"]["binary"], "qemu.binary", b.qemu.binary, fail);
+  b.qemu.cpu = read_key(doc["qemu"]["cpu"], "qemu.cpu", std::string(), fail);
+  b.qemu.timeout_seconds = read_key(doc["qemu"]["timeout_seconds"], "qemu.timeout_seconds", b.qemu.timeout_seconds, fail);
+  b.qemu.memory_mib = read_key(doc["qemu"]["memory_mib"], "qemu.memory_mib", b.qemu.memory_mib, fail);
   if (b.qemu.cpu.empty()) fail("qemu.cpu", "missing (e.g. \"rv64,v=true,vlen=256\")");
   auto& c = b.cache;
-  c.line_bytes = doc["cache"]["line_bytes"].value_or(c.line_bytes);
-  c.l1_kib = doc["cache"]["l1_kib"].value_or(c.l1_kib);
-  c.l1_ways = doc["cache"]["l1_ways"].value_or(c.l1_ways);
-  c.l2_kib = doc["cache"]["l2_kib"].value_or(c.l2_kib);
-  c.l2_ways = doc["cache"]["l2_ways"].value_or(c.l2_ways);
-  c.l2_policy = doc["cache"]["l2_policy"].value_or(c.l2_policy);
+  c.line_bytes = read_key(doc["cache"]["line_bytes"], "cache.line_bytes", c.line_bytes, fail);
+  c.l1_kib = read_key(doc["cache"]["l1_kib"], "cache.l1_kib", c.l1_kib, fail);
+  c.l1_ways = read_key(doc["cache"]["l1_ways"], "cache.l1_ways", c.l1_ways, fail);
+  c.l2_kib = read_key(doc["cache"]["l2_kib"], "cache.l2_kib", c.l2_kib, fail);
+  c.l2_ways = read_key(doc["cache"]["l2_ways"], "cache.l2_ways", c.l2_ways, fail);
+  c.l2_policy = read_key(doc["cache"]["l2_policy"], "cache.l2_policy", c.l2_policy, fail);
   if (c.l2_policy != "lru" && c.l2_policy != "random") fail("cache.l2_policy", "must be \"lru\" or \"random\"");
   if (doc["cache"]["flush_before_timed_run"]) {
     fail("cache.flush_before_timed_run", "moved to [protocol] flush_before_timed_call (with warmup_calls and timed_calls)");
   }
   if (doc["memory"]) fail("memory", "the memory model is fitted now: set [cost_model] memory = \"evaluator/cost_model/x60_memory.json\"");
   auto& pr = b.protocol;
-  pr.warmup_calls = doc["protocol"]["warmup_calls"].value_or(pr.warmup_calls);
-  pr.timed_calls = doc["protocol"]["timed_calls"].value_or(pr.timed_calls);
-  pr.flush_before_timed_call = doc["protocol"]["flush_before_timed_call"].value_or(pr.flush_before_timed_call);
+  pr.warmup_calls = read_key(doc["protocol"]["warmup_calls"], "protocol.warmup_calls", pr.warmup_calls, fail);
+  pr.timed_calls = read_key(doc["protocol"]["timed_calls"], "protocol.timed_calls", pr.timed_calls, fail);
+  pr.flush_before_timed_call = read_key(doc["protocol"]["flush_before_timed_call"], "protocol.flush_before_timed_call", pr.flush_before_timed_call, fail);
   if (pr.timed_calls < 1 || pr.timed_calls > 15) fail("protocol.timed_calls", "must be between 1 and 15");
   if (pr.warmup_calls > 15) fail("protocol.warmup_calls", "must be at most 15");
   auto pow2 = [](unsigned v) { return v != 0 && (v & (v - 1)) == 0; };
   if (!pow2(c.line_bytes) || c.l1_ways == 0 || c.l2_ways == 0 || !pow2(c.l1_sets()) || !pow2(c.l2_sets())) {
     fail("cache", "sizes must give a power-of-two number of sets with power-of-two lines");
   }
-  std::string table = doc["cost_model"]["table"].value_or(std::string("evaluator/cost_model/x60_table.json"));
+  std::string table = read_key(doc["cost_model"]["table"], "cost_model.table", std::string("evaluator/cost_model/x60_table.json"), fail);
   b.cost_table = fs::path(table).is_absolute() ? fs::path(table) : root / table;
-  std::string memory = doc["cost_model"]["memory"].value_or(std::string("evaluator/cost_model/x60_memory.json"));
+  std::string memory = read_key(doc["cost_model"]["memory"], "cost_model.memory", std::string("evaluator/cost_model/x60_memory.json"), fail);
   b.memory_model = fs::path(memory).is_absolute() ? fs::path(memory) : root / memory;
   return b;
 }

@@ -310,7 +310,7 @@ LinkResult ClangCompiler::link(const LinkRequest& req) {
   const std::string key = h.hex();
   const ArtifactCache cache(cache_dir_ / "programs");
   if (auto linked = cache.find(key, ".exe")) {
-    fs::copy_file(*linked, req.out, fs::copy_options::overwrite_existing);
+    copy_file_checked(*linked, req.out);
     return LinkResult{true, "", ""};
   }
   const fs::path dir = req.out.parent_path();

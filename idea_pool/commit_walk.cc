@@ -8,6 +8,7 @@
 #include <unordered_set>
 
 #include "src/common/error.h"
+#include "src/common/clock.h"
 #include "src/common/log.h"
 
 namespace eok::idea_pool {
@@ -121,9 +122,6 @@ std::unordered_set<std::string> cancelled_by_reverts(const std::vector<CommitInf
   return cancelled;
 }
 
-double seconds_since(std::chrono::steady_clock::time_point t0) {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-}
 
 }  // namespace
 

@@ -1,4 +1,5 @@
 #include "idea_pool/effect_estimate.h"
+#include "src/common/text.h"
 
 #include <algorithm>
 #include <cctype>
@@ -11,12 +12,6 @@ namespace eok::idea_pool {
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
 std::string fixed(double v, int digits) {
   char buf[32];
@@ -181,11 +176,6 @@ std::optional<double> claim_value(Figure kind, const std::smatch& m) {
   return v;
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 std::string short_sha(const std::string& sha) { return sha.substr(0, 8); }
 
@@ -196,7 +186,7 @@ const std::regex& reverts_sha_pattern() {
 }
 
 std::optional<std::string> reverted_title(const std::string& title) {
-  if (!starts_with(title, "Revert \"") || title.size() < 9 || title.back() != '"') return std::nullopt;
+  if (!title.starts_with("Revert \"") || title.size() < 9 || title.back() != '"') return std::nullopt;
   return title.substr(8, title.size() - 9);
 }
 
@@ -204,7 +194,7 @@ std::optional<std::string> reverted_title(const std::string& title) {
 
 MessageSignals read_message_signals(const std::string& text) {
   MessageSignals s;
-  const std::string t = lower(text.substr(0, 8192));
+  const std::string t = ascii_lower(text.substr(0, 8192));
   for (const auto& cp : claim_patterns()) {
     for (std::sregex_iterator it(t.begin(), t.end(), cp.pattern), end; it != end; ++it) {
       const std::smatch& m = *it;
@@ -224,7 +214,7 @@ MessageSignals read_message_signals(const std::string& text) {
   s.technique_words = matches(t, technique_families());
   s.fix_words = matches(t, fix_families());
   s.housekeeping_words = matches(t, housekeeping_families());
-  s.is_revert = starts_with(t, "revert") || std::regex_search(t, reverts_sha_pattern());
+  s.is_revert = t.starts_with("revert") || std::regex_search(t, reverts_sha_pattern());
   return s;
 }
 
@@ -237,7 +227,7 @@ EstimateContext::EstimateContext(const std::vector<MinedCommit>& commits, Estima
 }
 
 void EstimateContext::add(const CommitInfo& commit, const std::vector<std::string>& paths) {
-  const std::string message = lower(commit.message.substr(0, 8192));
+  const std::string message = ascii_lower(commit.message.substr(0, 8192));
   std::smatch m;
   if (std::regex_search(message, m, reverts_sha_pattern())) reverted_sha_.emplace(m[1].str(), commit.sha);
   if (auto title = reverted_title(commit.title)) reverted_title_.emplace(*title, commit.sha);
@@ -256,8 +246,8 @@ void EstimateContext::add(const CommitInfo& commit, const std::vector<std::strin
 std::optional<std::string> EstimateContext::reverted_by(const CommitInfo& c) const {
   if (c.sha.size() >= 7) {
     // A revert may name the commit abbreviated: any stored prefix of c.sha of 7 or more digits.
-    for (auto it = reverted_sha_.lower_bound(c.sha.substr(0, 7)); it != reverted_sha_.end() && starts_with(it->first, c.sha.substr(0, 7)); ++it) {
-      if (starts_with(c.sha, it->first) && it->second != c.sha) return it->second;
+    for (auto it = reverted_sha_.lower_bound(c.sha.substr(0, 7)); it != reverted_sha_.end() && it->first.starts_with(c.sha.substr(0, 7)); ++it) {
+      if (c.sha.starts_with(it->first) && it->second != c.sha) return it->second;
     }
   }
   if (auto it = reverted_title_.find(c.title); it != reverted_title_.end() && it->second != c.sha) return it->second;

@@ -8,6 +8,7 @@
 #include "idea_pool/effect_estimate.h"
 #include "rag/offline_embedder.h"
 #include "src/common/error.h"
+#include "src/common/clock.h"
 #include "src/common/fs_util.h"
 #include "src/common/log.h"
 #include "src/common/progress_bar.h"
@@ -26,7 +27,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
 std::string utc_stamp(const char* format) {
   const std::time_t now = std::time(nullptr);

@@ -10,6 +10,7 @@
 #include <unordered_map>
 
 #include "src/common/error.h"
+#include "src/common/text.h"
 #include "src/common/fs_util.h"
 
 namespace eok::idea_pool {
@@ -23,12 +24,6 @@ using nlohmann::json;
 
 namespace {
 
-std::string lower(std::string s) {
-  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
 
 bool all_digits(const std::string& s) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
@@ -265,7 +260,7 @@ std::vector<LogEntry> read_log(const fs::path& file, std::vector<std::string>& w
     if (fields.size() >= 3 && fields[0].size() == 40 && std::all_of(fields[0].begin(), fields[0].end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; })) {
       current = nullptr;
       machine.clear();
-      if (!starts_with(fields[2], "add results for")) continue;
+      if (!fields[2].starts_with("add results for")) continue;
       auto time = parse_iso8601_ms(fields[1]);
       if (!time) {
         warnings.push_back(file.filename().string() + ":" + std::to_string(line_no) + ": unreadable date '" + fields[1] +
@@ -279,7 +274,7 @@ std::vector<LogEntry> read_log(const fs::path& file, std::vector<std::string>& w
     if (!current) continue;
     if (line.size() > 1 && line.back() == ':' && line.find(' ') == std::string::npos) {
       machine = line.substr(0, line.size() - 1);
-    } else if (starts_with(line, "version=") && !machine.empty()) {
+    } else if (line.starts_with("version=") && !machine.empty()) {
       const size_t dash = line.find(" - ");
       LogBuild b;
       b.version = line.substr(8, dash == std::string::npos ? std::string::npos : dash - 8);
@@ -304,7 +299,7 @@ std::string core_of(const std::string& config) {
   std::istringstream in(config);
   for (std::string t; in >> t;) tokens.push_back(t);
   for (size_t i = 1; i < tokens.size(); ++i) {
-    if (starts_with(tokens[i], "MAX_THREADS=")) return tokens[i - 1];
+    if (tokens[i].starts_with("MAX_THREADS=")) return tokens[i - 1];
   }
   return tokens.size() > 2 && tokens.back().find('=') == std::string::npos ? tokens.back() : "";
 }
@@ -436,7 +431,7 @@ PerfHistory load_perf_history(const fs::path& dir) {
 // ---------------------------------------------------------------------------------------------------------
 
 std::string arch_of_core(const std::string& core) {
-  const std::string c = lower(core);
+  const std::string c = ascii_lower(core);
   if (c.empty()) return "";
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kPrefixes = {
       {"x86_64", {"skylakex", "cooperlake", "sapphirerapids", "haswell", "sandybridge", "zen", "nehalem", "core2", "penryn",
@@ -453,7 +448,7 @@ std::string arch_of_core(const std::string& core) {
   };
   for (const auto& [arch, prefixes] : kPrefixes) {
     for (const auto& p : prefixes) {
-      if (starts_with(c, p)) return arch;
+      if (c.starts_with(p)) return arch;
     }
   }
   return "";
@@ -479,14 +474,14 @@ bool never_built(const std::string& path) {
   static const std::vector<std::string> kDirs = {".github/", "doc/", "docs/", "test/", "ctest/", "utest/", "benchmark/",
                                                  "lapack-netlib/TESTING/", "lapack-netlib/CBLAS/testing/", ".ci/", "ci/"};
   for (const auto& d : kDirs) {
-    if (starts_with(path, d)) return true;
+    if (path.starts_with(d)) return true;
   }
   const std::string name = fs::path(path).filename().string();
-  const std::string ext = lower(fs::path(path).extension().string());
+  const std::string ext = ascii_lower(fs::path(path).extension().string());
   if (ext == ".md" || ext == ".rst" || ext == ".yml" || ext == ".yaml") return true;
   const bool top_level = path.find('/') == std::string::npos;
   if (top_level && ext == ".txt" && name != "CMakeLists.txt") return true;  // Changelog.txt, GotoBLAS_*.txt ...
-  return top_level && (starts_with(name, "Jenkinsfile") || name == ".gitignore" || name == "LICENSE" || name == ".mailmap");
+  return top_level && (name.starts_with("Jenkinsfile") || name == ".gitignore" || name == "LICENSE" || name == ".mailmap");
 }
 
 // "<prefix><arch><suffix>" file names that only one architecture builds: Makefile.arm64, common_x86_64.h,
@@ -496,7 +491,7 @@ std::string arch_file(const std::string& path) {
   const std::string stem = fs::path(path).stem().string();
   const bool top_level = path.find('/') == std::string::npos;
   auto tail_arch = [&](const std::string& prefix, const std::string& s) -> std::string {
-    if (!starts_with(s, prefix)) return "";
+    if (!s.starts_with(prefix)) return "";
     const std::string a = s.substr(prefix.size());
     return kArchNames.count(a) ? a : "";
   };
@@ -505,7 +500,7 @@ std::string arch_file(const std::string& path) {
     if (auto a = tail_arch("common_", stem); !a.empty()) return a;
     if (auto a = tail_arch("cpuid_", stem); !a.empty()) return a;
   }
-  if (starts_with(path, "driver/others/")) {
+  if (path.starts_with("driver/others/")) {
     if (name == "dynamic.c") return "x86";  // the x86 and x86_64 core dispatch
     if (auto a = tail_arch("dynamic_", stem); !a.empty()) return a;
   }
@@ -517,7 +512,7 @@ std::string arch_file(const std::string& path) {
 bool path_affects_arch(const std::string& path, const std::string& arch) {
   if (never_built(path)) return false;
   if (arch.empty()) return true;  // unknown machine: nothing can be ruled out
-  if (starts_with(path, "kernel/")) {
+  if (path.starts_with("kernel/")) {
     const size_t slash = path.find('/', 7);
     if (slash == std::string::npos) return true;  // kernel/Makefile.L3, kernel/setparam-ref.c ...
     const std::string dir = path.substr(7, slash - 7);
@@ -598,11 +593,6 @@ namespace {
 // changed sizes (100..1000 in 6 steps vs 100 and 1000) under one hash in June 2024.
 using PointKey = std::tuple<std::string, std::string, std::string>;
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
 
 std::map<PointKey, double> log_times(const PerfRun& run) {
   std::map<PointKey, double> out;
@@ -738,9 +728,9 @@ std::map<std::string, Effect> measured_effects(const PerfHistory& history, const
     if (r.build_number >= 0) numbers.insert(r.build_number);
   }
   // The wheel version is "<base version>.N": a history of another base cannot be counted from base_tag.
-  const std::string base_version = starts_with(base_tag, "v") ? base_tag.substr(1) : base_tag;
+  const std::string base_version = base_tag.starts_with("v") ? base_tag.substr(1) : base_tag;
   for (const auto& r : history.runs) {
-    if (r.build_number >= 0 && !starts_with(r.build_version, base_version + ".")) {
+    if (r.build_number >= 0 && !r.build_version.starts_with(base_version + ".")) {
       report.warnings.push_back("run " + r.file.filename().string() + " measured " + r.build_version + ", not a build after " +
                                 base_tag + ": its count is not from " + base_tag);
       break;

@@ -94,7 +94,26 @@ bool cache_sim_init(cache_sim_t *sim, uint32_t line_bytes, uint32_t l1_sets, uin
   memset(sim, 0, sizeof *sim);
   if (line_bytes < 8 || line_bytes > 64 || (line_bytes & (line_bytes - 1)) != 0) return false;
   while ((1u << sim->line_shift) < line_bytes) sim->line_shift++;
-  return level_init(&sim->l1, l1_sets, l1_ways, CACHE_LRU, true) && level_init(&sim->l2, l2_sets, l2_ways, l2_policy, false);
+  if (level_init(&sim->l1, l1_sets, l1_ways, CACHE_LRU, true) && level_init(&sim->l2, l2_sets, l2_ways, l2_policy, false)) {
+    return true;
+  }
+  cache_sim_free(sim);
+  return false;
+}
+
+static void level_free(cache_level_t *c) {
+  free(c->tags);
+  free(c->age);
+  free(c->dirty);
+  free(c->partial);
+  free(c->origin);
+  free(c->written);
+  memset(c, 0, sizeof *c);
+}
+
+void cache_sim_free(cache_sim_t *sim) {
+  level_free(&sim->l1);
+  level_free(&sim->l2);
 }
 
 void cache_sim_flush(cache_sim_t *sim) {

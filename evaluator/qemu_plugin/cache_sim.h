@@ -74,6 +74,8 @@ typedef struct {
  * [8, 64] bytes). */
 bool cache_sim_init(cache_sim_t *sim, uint32_t line_bytes, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
                     uint32_t l2_ways, uint32_t l2_policy);
+/* Releases what cache_sim_init allocated (also after a failed init); the simulator may be initialised again. */
+void cache_sim_free(cache_sim_t *sim);
 /* Invalidates every line (a cache flush whose write-backs nobody times) and zeroes the counters. */
 void cache_sim_flush(cache_sim_t *sim);
 /* Zeroes the counters and keeps the contents. */

@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <random>
@@ -199,10 +200,30 @@ BenchOutcome run_bench(const BenchRequest& req,
       if (on_task) on_task(t, done, total);
     }
   };
+  // An exception in a worker (the database, a pipe that cannot be made) must not end the program from a
+  // thread: the first one stops the other workers and is thrown again from here, after the bench is saved.
+  std::exception_ptr failure;
+  auto guarded = [&] {
+    try {
+      worker();
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mu);
+      if (!failure) failure = std::current_exception();
+      stop = true;
+    }
+  };
   const unsigned n = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(std::max<size_t>(1, jobs.size()))));
   std::vector<std::thread> threads;
-  for (unsigned i = 0; i < n; ++i) threads.emplace_back(worker);
+  for (unsigned i = 0; i < n; ++i) threads.emplace_back(guarded);
   for (auto& t : threads) t.join();
+  if (failure) {
+    try {
+      db->update_bench_state(bench.id, "stopped");
+    } catch (const std::exception& e) {
+      log::warn("could not mark bench {} stopped: {}", bench.id, e.what());
+    }
+    std::rethrow_exception(failure);
+  }
 
   size_t finished = 0, failed = 0;
   for (const auto& t : outcome.tasks) {

@@ -11,6 +11,7 @@
 
 #include "src/cli/cli.h"
 #include "src/common/error.h"
+#include "src/common/fs_util.h"
 #include "src/common/log.h"
 
 namespace eok::cli {
@@ -108,6 +109,13 @@ int main(int argc, char** argv) {
     return 2;
   } catch (const Error& e) {
     return fail(e.kind(), e.what(), e.exit_code());
+  } catch (const std::filesystem::filesystem_error& e) {
+    // A file system call that failed (a full disk, a file removed under eok): eok could not finish, no bug.
+    try {
+      throw_as_eok_error(e, "a file operation failed");
+    } catch (const Error& as_eok) {
+      return fail(as_eok.kind(), as_eok.what(), as_eok.exit_code());
+    }
   } catch (const std::exception& e) {
     return fail("internal", e.what(), 70);
   }

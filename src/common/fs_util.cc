@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "src/common/error.h"
+#include "src/common/unique_fd.h"
 
 namespace eok {
 
@@ -63,18 +64,6 @@ std::string named(const fs::path& path, std::string_view what) {
   throw NotFoundError("cannot read " + named(path, what) + ": " + std::strerror(err));
 }
 
-class Fd {
- public:
-  explicit Fd(int fd) : fd_(fd) {}
-  ~Fd() { ::close(fd_); }
-  Fd(const Fd&) = delete;
-  Fd& operator=(const Fd&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
 // The one reader behind read_regular_file and read_file. `refuse_pseudo`: refuse files of /proc and /sys.
 std::string read_checked(const fs::path& path, uintmax_t max_bytes, std::string_view what, bool refuse_pseudo) {
   // Look before opening: opening a device can have effects of its own (a tape rewinds, a terminal attaches).
@@ -87,7 +76,7 @@ std::string read_checked(const fs::path& path, uintmax_t max_bytes, std::string_
   // FIFO put in the file's place cannot block the open; O_NOCTTY so that a terminal cannot attach.
   const int raw = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
   if (raw < 0) cannot_open(path, what, errno);
-  const Fd fd(raw);
+  const UniqueFd fd(raw);
   if (::fstat(fd.get(), &st) != 0) cannot_open(path, what, errno);
   if (!S_ISREG(st.st_mode)) refuse_kind(path, what, st.st_mode);
   if (refuse_pseudo) {
@@ -196,6 +185,20 @@ void write_file_atomic(const fs::path& path, std::string_view data) {
   std::error_code ec;
   fs::rename(tmp, path, ec);
   if (ec) fail(ec.value());
+}
+
+void copy_file_checked(const fs::path& from, const fs::path& to) {
+  write_file_atomic(to, read_file(from));
+  std::error_code ec;
+  fs::permissions(to, fs::status(from).permissions(), ec);
+  if (ec) throw Error("cannot set the permissions of " + to.string() + ": " + ec.message());
+}
+
+void throw_as_eok_error(const fs::filesystem_error& e, std::string_view doing) {
+  std::string what = std::string(doing) + ": " + e.code().message();
+  if (!e.path1().empty()) what += " (" + e.path1().string() + ")";
+  if (is_storage_errno(e.code().value())) throw StorageError(what + storage_advice(e.code().value()));
+  throw Error(what);
 }
 
 TempDir::TempDir(const fs::path& parent, std::string_view prefix) {

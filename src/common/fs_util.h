@@ -33,8 +33,16 @@ std::string read_file(const fs::path& path);
 // "512 bytes", "256 KiB", "24.0 GiB".
 std::string byte_size_text(uintmax_t bytes);
 
-// Writes through a temporary file and rename(), so readers never see a half-written file.
+// Writes through a temporary file and rename(), so readers never see a half-written file. Throws
+// StorageError when the disk fails (full, read-only, I/O error), Error otherwise.
 void write_file_atomic(const fs::path& path, std::string_view data);
+
+// Copies `from` to `to` (replacing it) with its permissions, failing as write_file_atomic does.
+void copy_file_checked(const fs::path& from, const fs::path& to);
+
+// A std::filesystem error as eok's own: StorageError when the disk failed (full, read-only, I/O error),
+// else Error, with `doing` and the paths in the message. For code that calls std::filesystem directly.
+[[noreturn]] void throw_as_eok_error(const fs::filesystem_error& e, std::string_view doing);
 
 // A fresh private directory (mode 0700) removed with everything in it on destruction unless keep() was
 // called. Candidates run inside one; nothing they write survives the evaluation.

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "src/common/error.h"
+#include "src/common/unique_fd.h"
 
 extern char** environ;
 
@@ -116,6 +117,17 @@ std::string ProcessResult::describe() const {
   return "exit " + std::to_string(exit_code);
 }
 
+namespace {
+
+void make_pipe(UniqueFd& read_end, UniqueFd& write_end) {
+  int p[2];
+  if (pipe2(p, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
+  read_end.reset(p[0]);
+  write_end.reset(p[1]);
+}
+
+}  // namespace
+
 ProcessResult run_process(const ProcessSpec& spec) {
   if (spec.argv.empty()) throw Error("run_process: empty command line");
   CStrings argv(spec.argv);
@@ -128,56 +140,51 @@ ProcessResult run_process(const ProcessSpec& spec) {
   CStrings envp(env_strings);
   const std::string cwd = spec.cwd.string();
 
-  int out_pipe[2] = {-1, -1}, err_pipe[2], status_pipe[2];
-  int in_file = -1, out_file = -1;
-  int held_stdin = -1;  // the write end of the held-open stdin pipe
+  // Every descriptor is owned: an error on the way (a pipe, a file, fork) closes what was opened before it.
+  UniqueFd in_file, held_stdin;  // held_stdin: the write end of the held-open stdin pipe
+  UniqueFd out_read, out_write, err_read, err_write, status_read, status_write;
   if (spec.hold_stdin_open) {
-    int in_pipe[2];
-    if (pipe2(in_pipe, O_CLOEXEC) != 0) throw Error(std::string("pipe: ") + std::strerror(errno));
-    in_file = in_pipe[0];
-    held_stdin = in_pipe[1];
+    make_pipe(in_file, held_stdin);
   } else if (!spec.stdin_path.empty()) {
-    in_file = open(spec.stdin_path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (in_file < 0) throw Error("cannot read " + spec.stdin_path.string() + ": " + std::strerror(errno));
+    in_file.reset(open(spec.stdin_path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!in_file) throw Error("cannot read " + spec.stdin_path.string() + ": " + std::strerror(errno));
   }
   if (!spec.stdout_path.empty()) {
-    out_file = open(spec.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-    if (out_file < 0) throw Error("cannot create " + spec.stdout_path.string() + ": " + std::strerror(errno));
-  } else if (pipe2(out_pipe, O_CLOEXEC) != 0) {
-    throw Error(std::string("pipe: ") + std::strerror(errno));
+    out_write.reset(open(spec.stdout_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600));
+    if (!out_write) throw Error("cannot create " + spec.stdout_path.string() + ": " + std::strerror(errno));
+  } else {
+    make_pipe(out_read, out_write);
   }
-  if (pipe2(err_pipe, O_CLOEXEC) != 0 || pipe2(status_pipe, O_CLOEXEC) != 0) {
-    throw Error(std::string("pipe: ") + std::strerror(errno));
-  }
+  make_pipe(err_read, err_write);
+  make_pipe(status_read, status_write);
 
   ProcessResult result;
   const auto start = std::chrono::steady_clock::now();
   pid_t pid = fork();
   if (pid < 0) throw Error(std::string("fork: ") + std::strerror(errno));
   if (pid == 0) {
-    child_exec(spec, argv.ptrs.data(), envp.ptrs.data(), cwd.empty() ? nullptr : cwd.c_str(), in_file,
-               out_file >= 0 ? out_file : out_pipe[1], err_pipe[1], status_pipe[1]);
+    child_exec(spec, argv.ptrs.data(), envp.ptrs.data(), cwd.empty() ? nullptr : cwd.c_str(), in_file.get(),
+               out_write.get(), err_write.get(), status_write.get());
   }
-  if (in_file >= 0) close(in_file);
+  in_file.reset();
   setpgid(pid, pid);  // also from the parent, so killpg works even if the child has not run yet
-  if (out_file >= 0) close(out_file);
-  if (out_pipe[1] >= 0) close(out_pipe[1]);
-  close(err_pipe[1]);
-  close(status_pipe[1]);
+  out_write.reset();
+  err_write.reset();
+  status_write.reset();
 
   // Status bytes arrive before exec; EOF means exec happened (or the child died).
   std::string status;
   {
     char buf[16];
     ssize_t n;
-    while ((n = read(status_pipe[0], buf, sizeof buf)) != 0) {
+    while ((n = read(status_read.get(), buf, sizeof buf)) != 0) {
       if (n < 0) {
         if (errno == EINTR) continue;
         break;
       }
       status.append(buf, static_cast<size_t>(n));
     }
-    close(status_pipe[0]);
+    status_read.reset();
   }
   result.network_isolated = spec.limits.isolate_network && status.find(kNetNotIsolated) == std::string::npos;
   if (auto pos = status.find(kExecFailed); pos != std::string::npos) {
@@ -187,7 +194,7 @@ ProcessResult run_process(const ProcessSpec& spec) {
     result.started = true;
   }
 
-  bool out_open = out_pipe[0] >= 0, err_open = true;
+  bool out_open = static_cast<bool>(out_read), err_open = true;
   const double limit = spec.limits.wall_seconds;
   bool interrupt_sent = false;
   auto forward_interrupt = [&] {
@@ -200,8 +207,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
   while (out_open || err_open) {
     struct pollfd fds[2];
     int nfds = 0;
-    if (out_open) fds[nfds++] = {out_pipe[0], POLLIN, 0};
-    if (err_open) fds[nfds++] = {err_pipe[0], POLLIN, 0};
+    if (out_open) fds[nfds++] = {out_read.get(), POLLIN, 0};
+    if (err_open) fds[nfds++] = {err_read.get(), POLLIN, 0};
     int wait_ms = -1;
     if (limit > 0) {
       double left = limit - elapsed();
@@ -217,8 +224,8 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (r < 0 && errno == EINTR) continue;
     for (int i = 0; i < nfds; ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      if (fds[i].fd == out_pipe[0]) drain(out_pipe[0], result.out, spec.capture_limit, result.out_truncated, out_open);
-      else drain(err_pipe[0], result.err, spec.capture_limit, result.err_truncated, err_open);
+      if (fds[i].fd == out_read.get()) drain(out_read.get(), result.out, spec.capture_limit, result.out_truncated, out_open);
+      else drain(err_read.get(), result.err, spec.capture_limit, result.err_truncated, err_open);
     }
   }
   // The pipes closed (or the limit fired); wait for the child, still honouring the limit.
@@ -233,10 +240,10 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (w == 0) usleep(500);
   }
   killpg(pid, SIGKILL);  // anything the child left behind in its group
-  if (held_stdin >= 0) close(held_stdin);
+  held_stdin.reset();
   result.wall_seconds = elapsed();
-  if (out_pipe[0] >= 0) close(out_pipe[0]);
-  close(err_pipe[0]);
+  out_read.reset();
+  err_read.reset();
   if (WIFEXITED(wstatus)) result.exit_code = WEXITSTATUS(wstatus);
   if (WIFSIGNALED(wstatus)) result.term_signal = WTERMSIG(wstatus);
   if (result.timed_out) result.term_signal = 0;

@@ -17,11 +17,6 @@ namespace {
 
 constexpr const char* kEmbeddingsPath = "/embeddings";
 
-LlmSettings validated(LlmSettings settings) {
-  validate_settings(settings);
-  return settings;
-}
-
 std::vector<float> to_vector(const json& embedding) {
   if (!embedding.is_array() || embedding.empty()) throw Error("an embedding is not a non-empty array of numbers");
   std::vector<float> v;

@@ -23,11 +23,6 @@ ChatError error_kind(const HttpOutcome& outcome) {
   return ChatError::http;
 }
 
-LlmSettings validated(LlmSettings settings) {
-  validate_settings(settings);
-  return settings;
-}
-
 void check_request(const ChatRequest& request) {
   if (request.messages.empty()) throw ConfigError("an LLM chat request needs at least one message");
   if (request.max_tokens < 1) throw ConfigError("an LLM chat request needs max_tokens >= 1");

@@ -56,4 +56,9 @@ std::string describe_endpoint(const LlmSettings& s) {
   return kind + " at " + s.base_url + ", model " + s.model;
 }
 
+LlmSettings validated(LlmSettings settings) {
+  validate_settings(settings);
+  return settings;
+}
+
 }  // namespace eok::llm

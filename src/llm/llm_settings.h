@@ -35,6 +35,8 @@ struct LlmBudget {
 // Throws ConfigError naming the setting and how to set it (empty base URL or model, non-positive timeout,
 // negative retries, concurrency below 1, negative prices or backoff).
 void validate_settings(const LlmSettings& settings);
+// `settings` after validate_settings(): for member initialisers.
+LlmSettings validated(LlmSettings settings);
 
 // `defaults` overridden by EOK_LLM_BASE_URL, EOK_LLM_MODEL and EOK_LLM_API_KEY when they are set and not
 // empty. A trailing "/" on the base URL is dropped.

@@ -1,4 +1,5 @@
 #include "src/llm/retrying_http_client.h"
+#include "src/common/clock.h"
 
 #include "src/common/interrupt_guard.h"
 
@@ -18,7 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
 
 std::string short_reason(const HttpReply& reply) {
   if (reply.failure == HttpFailure::none) return fmt::format("HTTP {}", reply.status);

@@ -1,4 +1,5 @@
 #include "src/search/evaluation_service.h"
+#include "src/common/clock.h"
 
 #include <chrono>
 
@@ -9,11 +10,6 @@
 
 namespace eok::search {
 
-namespace {
-double now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-}  // namespace
 
 db::EvaluationRecord to_record(const evaluator::EvalResult& r, int64_t kernel_id, const std::string& setup) {
   db::EvaluationRecord e;
@@ -34,7 +30,7 @@ db::EvaluationRecord to_record(const evaluator::EvalResult& r, int64_t kernel_id
   e.seed = r.seed;
   e.seconds = r.timings.total;
   e.setup = setup;
-  e.created_at = now();
+  e.created_at = unix_seconds();
   return e;
 }
 
@@ -162,7 +158,7 @@ ScoredKernel EvaluationService::baseline() {
   k.hash = judge_.identity(task_, k.source);
   k.task = task_.id;
   k.board = board_;
-  k.created_at = now();
+  k.created_at = unix_seconds();
   std::optional<db::KernelRecord> row = db_.get_kernel(db_.ensure_ker0(k));
   if (auto e = db_.get_evaluation(row->id); e && e->setup == judge_.setup() && e->status != "infra_error") {
     remember_baseline({*row, *e});
@@ -190,7 +186,7 @@ ScoredKernel EvaluationService::submit(db::KernelRecord k, bool* duplicate) {
   k.task = task_.id;
   k.board = board_;
   k.hash = judge_.identity(task_, k.source);
-  if (k.created_at == 0) k.created_at = now();
+  if (k.created_at == 0) k.created_at = unix_seconds();
   if (duplicate) *duplicate = false;
   {
     // A copy of ker0 (the same program, whatever its comments say) is ker0, not a kernel of the run: the
@@ -237,7 +233,7 @@ ScoredKernel EvaluationService::submit(db::KernelRecord k, bool* duplicate) {
     } else if (auto other = db_.find_evaluation_by_hash(task_.id, board_, k.hash, judge_.setup())) {
       result.eval = *other;
       result.eval.kernel_id = result.kernel.id;
-      result.eval.created_at = now();
+      result.eval.created_at = unix_seconds();
       db_.insert_evaluation(result.eval);
       std::lock_guard<std::mutex> lock(mutex_);
       counts_.reused++;

@@ -26,7 +26,7 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::string quoted(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
 
 // ---------------------------------------------------------------------------------------------------
 // Lexing: just enough C to tell identifiers in code from comments, string and character literals and
@@ -535,7 +535,7 @@ RescaleResult rescale(std::string_view source, int shift, std::string* out) {
 }
 
 std::string describe_problem(const Problem& p) {
-  return "line " + std::to_string(p.line) + ": " + quoted(p.name) + " cannot be rescaled: " + p.reason;
+  return "line " + std::to_string(p.line) + ": " + in_quotes(p.name) + " cannot be rescaled: " + p.reason;
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -564,8 +564,8 @@ std::string join(const std::vector<std::string>& values) {
 Knob parse_declaration(std::string_view comment, size_t line) {
   const std::string where = "line " + std::to_string(line) + ": ";
   auto malformed = [&](const std::string& why) -> ConfigError {
-    return ConfigError(where + "malformed knob declaration " + quoted(trim(comment)) + " (" + why + "); write it as " +
-                       quoted(kDeclarationForm));
+    return ConfigError(where + "malformed knob declaration " + in_quotes(trim(comment)) + " (" + why + "); write it as " +
+                       in_quotes(kDeclarationForm));
   };
   std::string_view s = comment;
   s.remove_prefix(s.find(kTag) + kTag.size());
@@ -576,7 +576,7 @@ Knob parse_declaration(std::string_view comment, size_t line) {
   if (eq == std::string_view::npos) throw malformed("no '=' and default value");
   Knob knob;
   knob.name = std::string(trim(s.substr(0, eq)));
-  if (!is_identifier(knob.name)) throw malformed("the name " + quoted(knob.name) + " is not a C identifier");
+  if (!is_identifier(knob.name)) throw malformed("the name " + in_quotes(knob.name) + " is not a C identifier");
   s = trim(s.substr(eq + 1));
 
   const size_t open = s.find('{');
@@ -588,7 +588,7 @@ Knob parse_declaration(std::string_view comment, size_t line) {
   if (head.empty()) throw malformed("missing default value");
   knob.default_value = std::string(head);
   if (!is_value_token(knob.default_value))
-    throw malformed("the default " + quoted(knob.default_value) + " is not a single number or name");
+    throw malformed("the default " + in_quotes(knob.default_value) + " is not a single number or name");
 
   const size_t close = s.find('}', open);
   if (close == std::string_view::npos) throw malformed("no closing '}'");
@@ -597,7 +597,7 @@ Knob parse_declaration(std::string_view comment, size_t line) {
   while (true) {
     const size_t comma = list.find(',');
     const std::string_view value = trim(list.substr(0, comma));
-    if (!is_value_token(value)) throw malformed("value " + quoted(value) + " is not a single number or name");
+    if (!is_value_token(value)) throw malformed("value " + in_quotes(value) + " is not a single number or name");
     if (std::find(knob.values.begin(), knob.values.end(), value) != knob.values.end())
       throw malformed("value " + std::string(value) + " is listed twice");
     knob.values.emplace_back(value);
@@ -610,7 +610,7 @@ Knob parse_declaration(std::string_view comment, size_t line) {
   if (knob.is_lmul()) {
     for (const auto& v : knob.values) {
       if (!parse_lmul_value(v))
-        throw ConfigError(where + "LMUL value " + quoted(v) + " is not an LMUL; use 1, 2, 4, 8, mf2, mf4 or mf8");
+        throw ConfigError(where + "LMUL value " + in_quotes(v) + " is not an LMUL; use 1, 2, 4, 8, mf2, mf4 or mf8");
     }
   }
   return knob;
@@ -665,7 +665,7 @@ void check_guard(std::string_view source, const Knob& knob, size_t decl_line) {
                           "' must be followed directly by '#define " + knob.name + " " + knob.default_value + "'");
       if (first_token(d->rest) != knob.default_value)
         throw ConfigError("line " + std::to_string(line) + ": the guard defines " + knob.name + " as " +
-                          quoted(first_token(d->rest)) + " but its declaration on line " + std::to_string(decl_line) +
+                          in_quotes(first_token(d->rest)) + " but its declaration on line " + std::to_string(decl_line) +
                           " says the default is " + knob.default_value + "; make them agree");
       return;
     }
@@ -690,7 +690,7 @@ struct DeclarationCollector {
     if (!is_line_comment) {
       if (body.find(kTag) != std::string_view::npos)
         throw ConfigError("line " + std::to_string(line) +
-                          ": a knob declaration must be a // comment of its own: " + quoted(kDeclarationForm));
+                          ": a knob declaration must be a // comment of its own: " + in_quotes(kDeclarationForm));
       return;
     }
     if (!body.starts_with(kTag)) return;
@@ -744,16 +744,16 @@ std::string apply_knobs(const std::string& source, const std::vector<Knob>& knob
     if (!k.is_lmul()) continue;
     for (const auto& v : k.values) {
       if (!parse_lmul_value(v))
-        throw ConfigError("LMUL value " + quoted(v) + " is not an LMUL; use 1, 2, 4, 8, mf2, mf4 or mf8");
+        throw ConfigError("LMUL value " + in_quotes(v) + " is not an LMUL; use 1, 2, 4, 8, mf2, mf4 or mf8");
     }
   }
   for (const auto& [name, value] : values) {
     auto it = std::find_if(knobs.begin(), knobs.end(), [&](const Knob& k) { return k.name == name; });
     if (it == knobs.end())
-      throw ConfigError("unknown knob " + quoted(name) + "; the kernel declares " +
+      throw ConfigError("unknown knob " + in_quotes(name) + "; the kernel declares " +
                         (declared.empty() ? std::string("none") : join(declared)));
     if (std::find(it->values.begin(), it->values.end(), value) == it->values.end())
-      throw ConfigError("knob " + name + " has no value " + quoted(value) + "; its declared values are {" +
+      throw ConfigError("knob " + name + " has no value " + in_quotes(value) + "; its declared values are {" +
                         join(it->values) + "}");
   }
 

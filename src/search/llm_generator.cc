@@ -1,4 +1,5 @@
 #include "src/search/llm_generator.h"
+#include "src/common/clock.h"
 
 #include "src/search/rag_mode.h"
 
@@ -19,9 +20,6 @@ namespace {
 
 constexpr size_t kContextTokens = 1500;
 
-double now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 std::string board_line(const evaluator::BoardProfile& b) {
   return b.description + "; VLEN " + std::to_string(b.vlen) + ", in-order dual-issue X60 cores with separate vector " +
@@ -186,7 +184,7 @@ GeneratedKernel LlmGenerator::propose(const ProposalRequest& req) {
   rec.cost = resp.cost;
   rec.cache_hit = resp.cache_hit;
   rec.attempts = resp.attempts;
-  rec.created_at = now();
+  rec.created_at = unix_seconds();
   if (!resp.ok) {
     rec.error = std::string(llm::chat_error_name(resp.error)) + ": " + resp.message;
     g.stop_run = resp.error == llm::ChatError::budget || resp.error == llm::ChatError::cache_miss;

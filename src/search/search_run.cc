@@ -1,4 +1,5 @@
 #include "src/search/search_run.h"
+#include "src/common/clock.h"
 
 
 #include <algorithm>
@@ -52,9 +53,6 @@ void mark_stopped(db::KernelDb& db, const std::string& run_id, const std::string
   }
 }
 
-double unix_now() {
-  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
 
 // The retriever of --rag MODE: the document index (built from rag/corpus/ when there is none yet) and the
 // example index of the pool.
@@ -204,7 +202,7 @@ SearchOutcome run_search(SearchRequest req) {
     run.seed = settings.seed;
     run.toolchain = session.tools.clang_version + "; " + session.tools.qemu_version;
     run.model = llm_settings ? llm_settings->model : "";
-    run.started_at = run.updated_at = unix_now();
+    run.started_at = run.updated_at = unix_seconds();
     db->create_run(run);
     log::info("run {}: {} on {} with {}, seed {}", run.id, task.id, run.board, method, run.seed);
   } else {
@@ -271,6 +269,11 @@ SearchOutcome run_search(SearchRequest req) {
     progress.finish();
     mark_stopped(*db, run.id, e.what());
     throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
+  } catch (const fs::filesystem_error& e) {
+    progress.finish();
+    if (!is_storage_errno(e.code().value())) throw;
+    mark_stopped(*db, run.id, e.what());
+    throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
   }
   if (!baseline.ok()) {
     progress.finish();
@@ -315,6 +318,14 @@ SearchOutcome run_search(SearchRequest req) {
     progress.finish();
     mark_stopped(*db, run.id, e.what());
     throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
+  } catch (const fs::filesystem_error& e) {
+    progress.finish();
+    if (is_storage_errno(e.code().value())) {
+      mark_stopped(*db, run.id, e.what());
+      throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
+    }
+    db->update_run(run.id, "failed", nlohmann::json{{"error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    throw;
   } catch (const std::exception& e) {
     progress.finish();
     db->update_run(run.id, "failed", nlohmann::json{{"error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <signal.h>
 
+#include <cerrno>
+#include <chrono>
 #include <filesystem>
+#include <thread>
 
 #include "src/common/fs_util.h"
 
@@ -37,15 +40,22 @@ TEST(Subprocess, ReportsTheSignalThatKilledTheChild) {
 
 TEST(Subprocess, TimeoutKillsTheWholeProcessGroup) {
   TempDir dir(fs::temp_directory_path(), "eok-test-");
-  const fs::path marker = dir.path() / "still-running";
+  const fs::path pid_file = dir.path() / "grandchild.pid";
   ProcessLimits limits;
   limits.wall_seconds = 0.5;
-  // The grandchild would create the marker after the limit if it survived the group kill.
-  ProcessResult r = sh("(sleep 2; touch " + marker.string() + ") & sleep 30", limits);
+  // A grandchild in the background, which would outlive its shell if only the shell were killed.
+  ProcessResult r = sh("sh -c 'echo $$ > " + pid_file.string() + "; exec sleep 30' & sleep 30", limits);
   EXPECT_TRUE(r.timed_out);
   EXPECT_LT(r.wall_seconds, 5.0);
-  sleep(3);
-  EXPECT_FALSE(fs::exists(marker));
+  ASSERT_TRUE(fs::exists(pid_file));
+  const pid_t grandchild = std::stoi(read_file(pid_file));
+  // Killed with the group: gone as soon as init reaps it (polled, with a bound).
+  bool gone = false;
+  for (int i = 0; i < 200 && !gone; ++i) {
+    gone = ::kill(grandchild, 0) != 0 && errno == ESRCH;
+    if (!gone) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  EXPECT_TRUE(gone) << "the grandchild " << grandchild << " outlived the group kill";
 }
 
 TEST(Subprocess, AddressSpaceLimitStopsRunawayAllocation) {

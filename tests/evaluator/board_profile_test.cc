@@ -84,6 +84,24 @@ TEST_F(BoardProfiles, MistakesNameTheKey) {
             std::string::npos);
 }
 
+TEST_F(BoardProfiles, AKeyOfTheWrongTypeIsAnErrorNeverItsDefault) {
+  const std::string k1 = read_file(source_root() / "configs" / "boards" / "k1.toml");
+  auto with = [&](const std::string& from, const std::string& to) {
+    std::string text = k1;
+    const size_t at = text.find(from);
+    EXPECT_NE(at, std::string::npos) << from;
+    return text.replace(at, from.size(), to);
+  };
+  EXPECT_EQ(error_of(k1), "") << "the shipped profile loads";
+  EXPECT_NE(error_of(with("vlen = 256", "vlen = \"512\"")).find("vlen: expected a whole number"), std::string::npos);
+  EXPECT_NE(error_of(with("l1_ways = 4", "l1_ways = 4.5")).find("cache.l1_ways"), std::string::npos);
+  EXPECT_NE(error_of(with("l1_ways = 4", "l1_ways = -4")).find("cache.l1_ways: -4 is out of range"), std::string::npos);
+  EXPECT_NE(error_of(with("clock_ghz = 1.6", "clock_ghz = \"fast\"")).find("clock_ghz: expected a number"), std::string::npos);
+  EXPECT_NE(error_of(with("tune = \"spacemit-x60\"", "tune = 60")).find("tune: expected a string"), std::string::npos);
+  EXPECT_NE(error_of(with("extensions = [\"zfh\"", "extensions = [1")).find("extensions"), std::string::npos);
+  EXPECT_EQ(error_of(with("clock_ghz = 1.6", "clock_ghz = 2")), "") << "a whole number is a number";
+}
+
 TEST_F(BoardProfiles, AnUnknownNameListsTheBoardsAndAcceptsAPath) {
   try {
     load_board(source_root(), "nosuch");

@@ -15,6 +15,7 @@ uint64_t load_fills(const cache_sim_t& s, int level) {
 class CacheSim : public ::testing::Test {
  protected:
   void SetUp() override { ASSERT_TRUE(cache_sim_init(&sim, 64, 128, 4, 512, 16, CACHE_LRU)); }  // the X60's geometry
+  void TearDown() override { cache_sim_free(&sim); }
   cache_sim_t sim;
 };
 
@@ -109,6 +110,8 @@ TEST(CacheSimPolicy, PseudoRandomL2KeepsPartOfAScanLargerThanIt) {
   }
   EXPECT_EQ(load_fills(lru, CACHE_FROM_DRAM), 10240u);  // LRU loses every line of a cyclic scan
   EXPECT_LT(load_fills(rnd, CACHE_FROM_DRAM), 10240u * 6 / 10);
+  cache_sim_free(&lru);
+  cache_sim_free(&rnd);
 }
 
 TEST(CacheSimGeometry, RejectsInvalidGeometry) {

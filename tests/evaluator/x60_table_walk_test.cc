@@ -128,7 +128,7 @@ int32_t vtype_code(unsigned sew, int lg) {
   return 0xc0 | vsew << 3 | (lg & 7);  // ta, ma
 }
 
-Vt vt(unsigned sew, int lg) {
+Vt walk_vtype(unsigned sew, int lg) {
   return {vtype_code(sew, lg), sew, lg, riscv::vtype_key(riscv::decode_vtype(static_cast<uint32_t>(vtype_code(sew, lg))))};
 }
 
@@ -136,7 +136,7 @@ const std::vector<Vt>& all_vtypes() {
   static const std::vector<Vt> out = [] {
     std::vector<Vt> v;
     for (unsigned sew : {8u, 16u, 32u, 64u}) {
-      for (int lg = -3; lg <= 3; ++lg) v.push_back(vt(sew, lg));
+      for (int lg = -3; lg <= 3; ++lg) v.push_back(walk_vtype(sew, lg));
     }
     return v;
   }();
@@ -252,7 +252,7 @@ TEST(X60TableWalk, NoVectorCellBelowItsNeighbours) {
           // Same data: under e<EEW>,<EMUL> the same elements fill the same registers.
           const int elg = v.lg + lg2(in.mem_eew) - lg2(v.sew);
           if (elg >= -3 && elg <= 3 && nf * (1u << std::max(elg, 0)) <= 8) {
-            const Vt diag = vt(in.mem_eew, elg);
+            const Vt diag = walk_vtype(in.mem_eew, elg);
             EXPECT_NOT_BELOW(p, price(in, diag.code), at << ": below the same data under " << diag.key);
           }
         }
@@ -271,11 +271,11 @@ TEST(X60TableWalk, NoVectorCellBelowItsNeighbours) {
           const bool load = in.cls == InsnClass::vec_load;
           const unsigned eew = load ? in.mem_eew : 8;
           const std::string unit = std::string(load ? "vle" : "vse") + std::to_string(eew) + ".v";
-          const Vt same_regs = vt(eew, lg2(n));
+          const Vt same_regs = walk_vtype(eew, lg2(n));
           EXPECT_NOT_BELOW(p, price(unit, false, same_regs), at << ": below " << unit << " under " << same_regs.key);
         }
         if (mn.size() == 7 && mn.rfind("vmv", 0) == 0 && mn.substr(4) == "r.v") {  // vmv<n>r.v
-          const Vt same_regs = vt(v.sew, lg2(static_cast<unsigned>(mn[3] - '0')));
+          const Vt same_regs = walk_vtype(v.sew, lg2(static_cast<unsigned>(mn[3] - '0')));
           EXPECT_NOT_BELOW(p, price("vmv.v.v", false, same_regs), at << ": below vmv.v.v under " << same_regs.key);
         }
         static const std::map<std::string, std::string> negated = {
@@ -290,7 +290,7 @@ TEST(X60TableWalk, NoVectorCellBelowItsNeighbours) {
         }
         if (v.sew == 8 && (mn.rfind("vfwcvt.f.x", 0) == 0 || mn.rfind("vfncvt.x", 0) == 0 ||
                            mn.rfind("vfncvt.rtz.x", 0) == 0)) {
-          const Vt e16 = vt(16, std::max(v.lg, -2));
+          const Vt e16 = walk_vtype(16, std::max(v.lg, -2));
           EXPECT_NOT_BELOW(p, price(in, e16.code), at << ": below the same under " << e16.key);
         }
       }
@@ -339,20 +339,20 @@ TEST(X60TableRegression, StridedLoadUnderNarrowerSewCostsTheElementsItMoves) {
   // vlse32.v under e8, LMUL L moves 32-bit elements in EMUL = 4L registers: what it costs under e32, 4L.
   for (int lg = -3; lg <= 3; ++lg) {
     for (bool masked : {false, true}) {
-      const Vt e8 = vt(8, lg);
+      const Vt e8 = walk_vtype(8, lg);
       const int elg = lg + 2;
       const double p = price("vlse32.v", masked, e8);
       if (elg <= 3) {
-        const Vt e32 = vt(32, elg);
+        const Vt e32 = walk_vtype(32, elg);
         EXPECT_GE(p, price("vlse32.v", masked, e32)) << where("vlse32.v", masked, e8) << " against " << e32.key;
       } else {  // EMUL 16 or 32: illegal, the hart traps; never cheaper than the largest legal group
-        EXPECT_GE(p, price("vlse32.v", masked, vt(32, 3))) << where("vlse32.v", masked, e8);
+        EXPECT_GE(p, price("vlse32.v", masked, walk_vtype(32, 3))) << where("vlse32.v", masked, e8);
       }
     }
   }
   // The audit's case: 32 elements, one a cycle, as measured under e32m4 (it cost 3 cycles).
-  EXPECT_NEAR(price("vlse32.v", false, vt(8, 0)), 32, 1e-9);
-  EXPECT_NEAR(price("vle32.v", false, vt(8, 0)), price("vle32.v", false, vt(32, 2)), 1e-9);
+  EXPECT_NEAR(price("vlse32.v", false, walk_vtype(8, 0)), 32, 1e-9);
+  EXPECT_NEAR(price("vle32.v", false, walk_vtype(8, 0)), price("vle32.v", false, walk_vtype(32, 2)), 1e-9);
 }
 
 TEST(X60TableRegression, IndexedNeverBelowStridedOfTheSameElements) {
@@ -373,7 +373,7 @@ TEST(X60TableRegression, IndexedNeverBelowStridedOfTheSameElements) {
   }
   EXPECT_GT(checked, 500u);
   // The audit's case: 8 elements under e32m1, 4 cycles against vlse32.v's measured 8.
-  EXPECT_GE(price("vluxei32.v", false, vt(32, 0)), 8);
+  EXPECT_GE(price("vluxei32.v", false, walk_vtype(32, 0)), 8);
 }
 
 TEST(X60TableRegression, MultiplyFamilyNeverBelowMul) {
@@ -390,11 +390,11 @@ TEST(X60TableRegression, HonestFiguresStayMeasured) {
   // The cells the fixes must not move: own measurements under their own vtype.
   const double vle32[] = {2.45, 4.35, 8.6, 16.52}, vfmacc[] = {1, 2, 4, 8};
   for (int lg = 0; lg <= 3; ++lg) {
-    EXPECT_NEAR(price("vle32.v", false, vt(32, lg)), vle32[lg], 1e-9);
-    EXPECT_NEAR(price("vfmacc.vv", false, vt(32, lg)), vfmacc[lg], 1e-9);
+    EXPECT_NEAR(price("vle32.v", false, walk_vtype(32, lg)), vle32[lg], 1e-9);
+    EXPECT_NEAR(price("vfmacc.vv", false, walk_vtype(32, lg)), vfmacc[lg], 1e-9);
   }
-  EXPECT_NEAR(price("vle32.v", false, vt(8, -2)), 2.3, 1e-9);  // measured under e8mf4 (EMUL m1)
-  EXPECT_NEAR(price("add", false, vt(32, 0)), 0.5, 1e-9);       // dual issue
+  EXPECT_NEAR(price("vle32.v", false, walk_vtype(8, -2)), 2.3, 1e-9);  // measured under e8mf4 (EMUL m1)
+  EXPECT_NEAR(price("add", false, walk_vtype(32, 0)), 0.5, 1e-9);       // dual issue
 }
 
 }  // namespace

@@ -7,7 +7,7 @@ namespace {
 
 constexpr int64_t kDay = 86400;
 
-MinedCommit commit(const std::string& sha, const std::string& message, int64_t time = 1000 * kDay,
+MinedCommit mined_commit(const std::string& sha, const std::string& message, int64_t time = 1000 * kDay,
                    const std::vector<std::string>& files = {"kernel/riscv64/dot_rvv.c"}) {
   MinedCommit c;
   c.info.sha = sha;
@@ -24,7 +24,7 @@ MinedCommit commit(const std::string& sha, const std::string& message, int64_t t
 
 std::string sha(char c) { return std::string(40, c); }
 
-Effect estimate(const std::string& message) { return estimate_effect(commit(sha('a'), message), EstimateContext()); }
+Effect estimate(const std::string& message) { return estimate_effect(mined_commit(sha('a'), message), EstimateContext()); }
 
 // ----- stated figures ---------------------------------------------------------------------------------
 
@@ -115,7 +115,7 @@ TEST(EffectEstimate, NoSignalIsASmallUnsurePrior) {
 // ----- the history ------------------------------------------------------------------------------------
 
 TEST(EffectEstimate, ALaterRevertCancelsTheEstimate) {
-  const MinedCommit opt = commit(sha('a'), "Optimize dot with RVV");
+  const MinedCommit opt = mined_commit(sha('a'), "Optimize dot with RVV");
   EstimateContext ctx;
   CommitInfo revert;
   revert.sha = sha('r');
@@ -135,28 +135,28 @@ TEST(EffectEstimate, ALaterRevertCancelsTheEstimate) {
   ctx2.add(by_title, {});
   EXPECT_DOUBLE_EQ(estimate_effect(opt, ctx2).improvement, 0.0);
   // The revert does not revert an unrelated commit.
-  EXPECT_GT(estimate_effect(commit(sha('c'), "Optimize gemv with RVV"), ctx).improvement, 0.0);
+  EXPECT_GT(estimate_effect(mined_commit(sha('c'), "Optimize gemv with RVV"), ctx).improvement, 0.0);
 }
 
 TEST(EffectEstimate, FollowUpFixesOfTheSameFilesLowerIt) {
-  const MinedCommit opt = commit(sha('a'), "Optimize dot with RVV", 1000 * kDay, {"kernel/riscv64/dot_rvv.c"});
+  const MinedCommit opt = mined_commit(sha('a'), "Optimize dot with RVV", 1000 * kDay, {"kernel/riscv64/dot_rvv.c"});
   const Effect alone = estimate_effect(opt, EstimateContext());
   auto with = [&](const std::vector<MinedCommit>& history) { return estimate_effect(opt, EstimateContext(history)); };
 
-  const MinedCommit fix1 = commit(sha('b'), "Fix dot_rvv for inc_x = 0", opt.info.time + 3 * kDay, {"kernel/riscv64/dot_rvv.c"});
+  const MinedCommit fix1 = mined_commit(sha('b'), "Fix dot_rvv for inc_x = 0", opt.info.time + 3 * kDay, {"kernel/riscv64/dot_rvv.c"});
   const Effect one = with({opt, fix1});
   EXPECT_NEAR(one.improvement, alone.improvement * 0.7, 1e-12);
   EXPECT_NEAR(one.confidence, alone.confidence * 0.85, 1e-12);
   EXPECT_NE(one.evidence.find("1 follow-up fix of its files within 30 days (bbbbbbbb)"), std::string::npos) << one.evidence;
 
-  const MinedCommit fix2 = commit(sha('c'), "fix wrong result of dot for n = 1", opt.info.time + 10 * kDay, {"kernel/riscv64/dot_rvv.c"});
+  const MinedCommit fix2 = mined_commit(sha('c'), "fix wrong result of dot for n = 1", opt.info.time + 10 * kDay, {"kernel/riscv64/dot_rvv.c"});
   EXPECT_NEAR(with({opt, fix1, fix2}).improvement, alone.improvement * 0.49, 1e-12);
 
   // Not counted: a fix too late, of other files, before the commit, or one that is itself an optimisation.
-  const MinedCommit late = commit(sha('d'), "Fix dot_rvv", opt.info.time + 90 * kDay, {"kernel/riscv64/dot_rvv.c"});
-  const MinedCommit other = commit(sha('e'), "Fix gemv_rvv", opt.info.time + kDay, {"kernel/riscv64/gemv_rvv.c"});
-  const MinedCommit before = commit(sha('f'), "Fix dot_rvv", opt.info.time - kDay, {"kernel/riscv64/dot_rvv.c"});
-  const MinedCommit more = commit(sha('g'), "Optimize dot_rvv further", opt.info.time + kDay, {"kernel/riscv64/dot_rvv.c"});
+  const MinedCommit late = mined_commit(sha('d'), "Fix dot_rvv", opt.info.time + 90 * kDay, {"kernel/riscv64/dot_rvv.c"});
+  const MinedCommit other = mined_commit(sha('e'), "Fix gemv_rvv", opt.info.time + kDay, {"kernel/riscv64/gemv_rvv.c"});
+  const MinedCommit before = mined_commit(sha('f'), "Fix dot_rvv", opt.info.time - kDay, {"kernel/riscv64/dot_rvv.c"});
+  const MinedCommit more = mined_commit(sha('g'), "Optimize dot_rvv further", opt.info.time + kDay, {"kernel/riscv64/dot_rvv.c"});
   EXPECT_DOUBLE_EQ(with({opt, late, other, before, more}).improvement, alone.improvement);
 
   // A shorter window leaves fix2 out.
@@ -166,9 +166,9 @@ TEST(EffectEstimate, FollowUpFixesOfTheSameFilesLowerIt) {
 }
 
 TEST(EffectEstimate, IsDeterministicWhateverTheHistoryOrder) {
-  const MinedCommit opt = commit(sha('a'), "Optimize dot with RVV, 15% faster");
-  const MinedCommit fix1 = commit(sha('b'), "Fix dot_rvv", opt.info.time + kDay);
-  const MinedCommit fix2 = commit(sha('c'), "Fix dot_rvv again", opt.info.time + kDay);  // same time
+  const MinedCommit opt = mined_commit(sha('a'), "Optimize dot with RVV, 15% faster");
+  const MinedCommit fix1 = mined_commit(sha('b'), "Fix dot_rvv", opt.info.time + kDay);
+  const MinedCommit fix2 = mined_commit(sha('c'), "Fix dot_rvv again", opt.info.time + kDay);  // same time
   const Effect a = estimate_effect(opt, EstimateContext({opt, fix1, fix2}));
   const Effect b = estimate_effect(opt, EstimateContext({fix2, opt, fix1}));
   EXPECT_EQ(a.improvement, b.improvement);

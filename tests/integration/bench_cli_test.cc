@@ -6,6 +6,7 @@
 
 #include <set>
 
+#include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/db/kernel_db.h"
 #include "support/board_fixture.h"
@@ -108,11 +109,24 @@ TEST_F(BenchCli, CtrlCStopsTheSearchesAndResumeFinishesWithoutRestarting) {
   spec.limits.wall_seconds = 600;
   std::atomic<bool> interrupt{false};
   spec.forward_interrupt = &interrupt;  // what Ctrl-C at a terminal does to the bench
+  std::atomic<bool> ended{false};
   std::thread press([&] {
-    std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+    // Ctrl-C once the bench has started its first search (its run is on record), not after a guessed delay.
+    const fs::path file = home_.path() / "eok.db";
+    while (!ended) {
+      if (fs::exists(file)) {
+        try {
+          if (!db::KernelDb::open_read_only(file)->list_runs().empty()) break;
+        } catch (const Error&) {
+          // created but not yet migrated: look again
+        }
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
     interrupt = true;
   });
   const ProcessResult stopped = run_process(spec);
+  ended = true;
   press.join();
   ASSERT_EQ(stopped.exit_code, 7) << stopped.out << stopped.err;
   const auto j = nlohmann::json::parse(stopped.out);

@@ -73,9 +73,17 @@ INSTANTIATE_TEST_SUITE_P(
       return n.substr(0, n.find('.'));
     });
 
-TEST_F(EvalStatuses, EveryBaselineIsCorrectAndMeasured) {
+// The catalog in shards, one process each, so that ctest -j spreads the 80 tasks over the cores (a shard
+// compiles the harness once; a process per task would compile it 80 times).
+constexpr int kBaselineShards = 8;
+class EveryBaseline : public EvalStatuses, public ::testing::WithParamInterface<int> {};
+
+TEST_P(EveryBaseline, IsCorrectAndMeasured) {
   const auto table = cost::X60Table::load(session().board.cost_table);
-  for (const auto& id : evaluator::list_task_ids(source_root() / "kernels")) {
+  const auto ids = evaluator::list_task_ids(source_root() / "kernels");
+  ASSERT_GE(ids.size(), static_cast<size_t>(kBaselineShards));
+  for (size_t i = static_cast<size_t>(GetParam()); i < ids.size(); i += kBaselineShards) {
+    const std::string& id = ids[i];
     const evaluator::Task t = task(id);
     const EvalResult r = eval(id, read_file(t.ker0_path()), 11);
     EXPECT_EQ(r.status, EvalStatus::ok) << id << ": " << r.message;
@@ -88,6 +96,8 @@ TEST_F(EvalStatuses, EveryBaselineIsCorrectAndMeasured) {
     EXPECT_NEAR(*r.speedup, 1.0, 0.05) << id;
   }
 }
+INSTANTIATE_TEST_SUITE_P(Catalog, EveryBaseline, ::testing::Range(0, kBaselineShards),
+                         [](const ::testing::TestParamInfo<int>& info) { return "shard" + std::to_string(info.param); });
 
 TEST_F(EvalStatuses, ComputeBoundMishRewardsWiderLmul) {
   const EvalResult m4 = candidate("mish_f32", "mish_m4.c");

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "src/common/fs_util.h"
+#include "support/synthetic_repo.h"
 
 namespace eok::idea_pool::testing {
 
@@ -15,18 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-void check(int rc, const char* what) {
-  if (rc != 0) {
-    const git_error* e = git_error_last();
-    throw std::runtime_error(std::string(what) + ": " + (e && e->message ? e->message : "libgit2 error"));
-  }
-}
-
-std::string hex(const git_oid& oid) {
-  char buf[GIT_OID_HEXSZ + 1];
-  git_oid_tostr(buf, sizeof buf, &oid);
-  return buf;
-}
 
 std::string iso8601(int64_t ms) {
   const std::time_t t = static_cast<std::time_t>(ms / 1000);
@@ -47,7 +36,7 @@ std::string fake_sha(int64_t n) {
 // Writes `files` (paths relative to the tree) as nested trees; returns the top tree's id.
 git_oid write_tree(git_repository* repo, const std::map<std::string, std::string>& files) {
   git_treebuilder* builder = nullptr;
-  check(git_treebuilder_new(&builder, repo, nullptr), "tree builder");
+  git_check(git_treebuilder_new(&builder, repo, nullptr), "tree builder");
   std::map<std::string, std::map<std::string, std::string>> subdirs;
   for (const auto& [path, content] : files) {
     const size_t slash = path.find('/');
@@ -56,15 +45,15 @@ git_oid write_tree(git_repository* repo, const std::map<std::string, std::string
       continue;
     }
     git_oid blob;
-    check(git_blob_create_from_buffer(&blob, repo, content.data(), content.size()), "blob");
-    check(git_treebuilder_insert(nullptr, builder, path.c_str(), &blob, GIT_FILEMODE_BLOB), "tree insert");
+    git_check(git_blob_create_from_buffer(&blob, repo, content.data(), content.size()), "blob");
+    git_check(git_treebuilder_insert(nullptr, builder, path.c_str(), &blob, GIT_FILEMODE_BLOB), "tree insert");
   }
   for (const auto& [name, sub] : subdirs) {
     const git_oid id = write_tree(repo, sub);
-    check(git_treebuilder_insert(nullptr, builder, name.c_str(), &id, GIT_FILEMODE_TREE), "tree insert");
+    git_check(git_treebuilder_insert(nullptr, builder, name.c_str(), &id, GIT_FILEMODE_TREE), "tree insert");
   }
   git_oid id;
-  check(git_treebuilder_write(&id, builder), "tree write");
+  git_check(git_treebuilder_write(&id, builder), "tree write");
   git_treebuilder_free(builder);
   return id;
 }
@@ -73,7 +62,7 @@ git_oid write_tree(git_repository* repo, const std::map<std::string, std::string
 
 PerfTestRepo::PerfTestRepo(const fs::path& dir) : dir_(dir) {
   git_libgit2_init();
-  check(git_repository_init(&repo_, dir.c_str(), /*is_bare=*/1), "git init");
+  git_check(git_repository_init(&repo_, dir.c_str(), /*is_bare=*/1), "git init");
 }
 
 PerfTestRepo::~PerfTestRepo() {
@@ -93,43 +82,43 @@ std::string PerfTestRepo::commit(const std::string& message, const std::map<std:
   }
   const git_oid tree_id = write_tree(repo_, files);
   git_tree* tree = nullptr;
-  check(git_tree_lookup(&tree, repo_, &tree_id), "tree lookup");
+  git_check(git_tree_lookup(&tree, repo_, &tree_id), "tree lookup");
 
   std::vector<git_commit*> parent_commits;
   for (const auto& p : parents) {
     git_oid id;
-    check(git_oid_fromstr(&id, p.c_str()), "parent id");
+    git_check(git_oid_fromstr(&id, p.c_str()), "parent id");
     git_commit* c = nullptr;
-    check(git_commit_lookup(&c, repo_, &id), "parent lookup");
+    git_check(git_commit_lookup(&c, repo_, &id), "parent lookup");
     parent_commits.push_back(c);
   }
   git_signature* sig = nullptr;
-  check(git_signature_new(&sig, "Test Author", "test@example.org", time, 0), "signature");
+  git_check(git_signature_new(&sig, "Test Author", "test@example.org", time, 0), "signature");
   git_oid id;
   std::vector<const git_commit*> const_parents(parent_commits.begin(), parent_commits.end());
-  check(git_commit_create(&id, repo_, nullptr, sig, sig, nullptr, message.c_str(), tree, const_parents.size(), const_parents.data()),
+  git_check(git_commit_create(&id, repo_, nullptr, sig, sig, nullptr, message.c_str(), tree, const_parents.size(), const_parents.data()),
         "commit");
   git_signature_free(sig);
   for (git_commit* c : parent_commits) git_commit_free(c);
   git_tree_free(tree);
-  const std::string sha = hex(id);
+  const std::string sha = oid_hex(id);
   trees_[sha] = std::move(files);
   return sha;
 }
 
 void PerfTestRepo::branch(const std::string& name, const std::string& sha) {
   git_oid id;
-  check(git_oid_fromstr(&id, sha.c_str()), "branch target");
+  git_check(git_oid_fromstr(&id, sha.c_str()), "branch target");
   git_reference* ref = nullptr;
-  check(git_reference_create(&ref, repo_, ("refs/heads/" + name).c_str(), &id, 1, nullptr), "branch");
+  git_check(git_reference_create(&ref, repo_, ("refs/heads/" + name).c_str(), &id, 1, nullptr), "branch");
   git_reference_free(ref);
 }
 
 void PerfTestRepo::tag(const std::string& name, const std::string& sha) {
   git_oid id;
-  check(git_oid_fromstr(&id, sha.c_str()), "tag target");
+  git_check(git_oid_fromstr(&id, sha.c_str()), "tag target");
   git_reference* ref = nullptr;
-  check(git_reference_create(&ref, repo_, ("refs/tags/" + name).c_str(), &id, 1, nullptr), "tag");
+  git_check(git_reference_create(&ref, repo_, ("refs/tags/" + name).c_str(), &id, 1, nullptr), "tag");
   git_reference_free(ref);
 }
 

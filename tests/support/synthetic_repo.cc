@@ -10,23 +10,24 @@ namespace eok::idea_pool::testing {
 
 namespace fs = std::filesystem;
 
-namespace {
-
-void check(int rc, const std::string& what) {
+void git_check(int rc, const std::string& what) {
   if (rc == 0) return;
   const git_error* e = git_error_last();
-  throw std::runtime_error("synthetic repo: " + what + ": " + (e && e->message ? e->message : "libgit2 error"));
+  throw std::runtime_error("libgit2: " + what + ": " + (e && e->message ? e->message : "libgit2 error"));
 }
 
-std::string hex(const git_oid& oid) {
+std::string oid_hex(const git_oid& oid) {
   char buf[GIT_OID_HEXSZ + 1];
   git_oid_tostr(buf, sizeof buf, &oid);
   return buf;
 }
 
+namespace {
+
+
 git_oid oid(const std::string& sha) {
   git_oid o;
-  check(git_oid_fromstr(&o, sha.c_str()), "parse " + sha);
+  git_check(git_oid_fromstr(&o, sha.c_str()), "parse " + sha);
   return o;
 }
 
@@ -46,29 +47,29 @@ std::string SyntheticRepo::write_dir(const Dir& dir) {
     auto it = blobs_.find(contents);
     if (it == blobs_.end()) {
       git_oid id;
-      check(git_blob_create_from_buffer(&id, repo_, contents.data(), contents.size()), "blob " + name);
-      it = blobs_.emplace(contents, hex(id)).first;
+      git_check(git_blob_create_from_buffer(&id, repo_, contents.data(), contents.size()), "blob " + name);
+      it = blobs_.emplace(contents, oid_hex(id)).first;
     }
     entries.push_back({name, {oid(it->second), GIT_FILEMODE_BLOB}});
   }
   std::string key;
-  for (const auto& [name, e] : entries) key += name + '\0' + hex(e.first) + std::to_string(e.second) + '\n';
+  for (const auto& [name, e] : entries) key += name + '\0' + oid_hex(e.first) + std::to_string(e.second) + '\n';
   if (auto it = trees_written_.find(key); it != trees_written_.end()) return it->second;
   git_treebuilder* tb = nullptr;
-  check(git_treebuilder_new(&tb, repo_, nullptr), "new tree");
-  for (const auto& [name, e] : entries) check(git_treebuilder_insert(nullptr, tb, name.c_str(), &e.first, e.second), "insert " + name);
+  git_check(git_treebuilder_new(&tb, repo_, nullptr), "new tree");
+  for (const auto& [name, e] : entries) git_check(git_treebuilder_insert(nullptr, tb, name.c_str(), &e.first, e.second), "insert " + name);
   git_oid out;
   const int rc = git_treebuilder_write(&out, tb);
   git_treebuilder_free(tb);
-  check(rc, "write tree");
-  trees_written_.emplace(key, hex(out));
-  return hex(out);
+  git_check(rc, "write tree");
+  trees_written_.emplace(key, oid_hex(out));
+  return oid_hex(out);
 }
 
 SyntheticRepo::SyntheticRepo(const fs::path& dir) : dir_(dir) {
   git_libgit2_init();
-  check(git_repository_init(&repo_, dir.c_str(), 0), "init " + dir.string());
-  check(git_repository_set_head(repo_, "refs/heads/main"), "HEAD -> main");
+  git_check(git_repository_init(&repo_, dir.c_str(), 0), "init " + dir.string());
+  git_check(git_repository_set_head(repo_, "refs/heads/main"), "HEAD -> main");
 }
 
 SyntheticRepo::~SyntheticRepo() {
@@ -89,25 +90,25 @@ std::string SyntheticRepo::write_commit(const std::string& message, const Files&
   }
   const git_oid tree_id = oid(write_dir(root));
   git_tree* tree = nullptr;
-  check(git_tree_lookup(&tree, repo_, &tree_id), "read tree");
+  git_check(git_tree_lookup(&tree, repo_, &tree_id), "read tree");
   std::vector<git_commit*> parent_commits;
   for (const auto& p : parents) {
     git_commit* c = nullptr;
     const git_oid id = oid(p);
-    check(git_commit_lookup(&c, repo_, &id), "read parent " + p);
+    git_check(git_commit_lookup(&c, repo_, &id), "read parent " + p);
     parent_commits.push_back(c);
   }
   git_signature* sig = nullptr;
   clock_ += 60;
-  check(git_signature_new(&sig, "Tester", "tester@example.com", clock_, 0), "signature");
+  git_check(git_signature_new(&sig, "Tester", "tester@example.com", clock_, 0), "signature");
   git_oid id;
   std::vector<const git_commit*> cparents(parent_commits.begin(), parent_commits.end());
   const int rc = git_commit_create(&id, repo_, nullptr, sig, sig, nullptr, message.c_str(), tree, cparents.size(), cparents.data());
   git_signature_free(sig);
   for (auto* c : parent_commits) git_commit_free(c);
   git_tree_free(tree);
-  check(rc, "commit '" + message + "'");
-  const std::string sha = hex(id);
+  git_check(rc, "commit '" + message + "'");
+  const std::string sha = oid_hex(id);
   trees_[sha] = files;
   return sha;
 }
@@ -115,7 +116,7 @@ std::string SyntheticRepo::write_commit(const std::string& message, const Files&
 void SyntheticRepo::set_branch(const std::string& branch, const std::string& sha) {
   git_reference* ref = nullptr;
   const git_oid id = oid(sha);
-  check(git_reference_create(&ref, repo_, ("refs/heads/" + branch).c_str(), &id, 1, "synthetic"), "branch " + branch);
+  git_check(git_reference_create(&ref, repo_, ("refs/heads/" + branch).c_str(), &id, 1, "synthetic"), "branch " + branch);
   git_reference_free(ref);
   branches_[branch] = sha;
 }
@@ -150,9 +151,9 @@ std::string SyntheticRepo::commit(const std::string& branch, const std::string& 
 std::vector<std::string> SyntheticRepo::parents_of(const std::string& sha) const {
   git_commit* c = nullptr;
   const git_oid id = oid(sha);
-  check(git_commit_lookup(&c, repo_, &id), "read " + sha);
+  git_check(git_commit_lookup(&c, repo_, &id), "read " + sha);
   std::vector<std::string> out;
-  for (unsigned k = 0; k < git_commit_parentcount(c); ++k) out.push_back(hex(*git_commit_parent_id(c, k)));
+  for (unsigned k = 0; k < git_commit_parentcount(c); ++k) out.push_back(oid_hex(*git_commit_parent_id(c, k)));
   git_commit_free(c);
   return out;
 }
@@ -160,7 +161,7 @@ std::vector<std::string> SyntheticRepo::parents_of(const std::string& sha) const
 std::string SyntheticRepo::title_of(const std::string& sha) const {
   git_commit* c = nullptr;
   const git_oid id = oid(sha);
-  check(git_commit_lookup(&c, repo_, &id), "read " + sha);
+  git_check(git_commit_lookup(&c, repo_, &id), "read " + sha);
   std::string title = git_commit_summary(c);
   git_commit_free(c);
   return title;
@@ -170,7 +171,7 @@ std::string SyntheticRepo::fork_point(const std::string& a, const std::string& b
   git_oid base;
   const git_oid ia = oid(a), ib = oid(b);
   if (git_merge_base(&base, repo_, &ia, &ib) != 0) return "";
-  return hex(base);
+  return oid_hex(base);
 }
 
 std::string SyntheticRepo::merge(const std::string& into, const std::string& from_branch, const std::string& message) {
@@ -236,7 +237,7 @@ void SyntheticRepo::make_shallow(const std::string& sha) {
   // libgit2 keeps read objects in a per-repository cache: reopen so the deletion is seen.
   git_repository_free(repo_);
   repo_ = nullptr;
-  check(git_repository_open(&repo_, dir_.c_str()), "reopen " + dir_.string());
+  git_check(git_repository_open(&repo_, dir_.c_str()), "reopen " + dir_.string());
 }
 
 }  // namespace eok::idea_pool::testing

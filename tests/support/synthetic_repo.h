@@ -13,8 +13,14 @@
 #include <vector>
 
 struct git_repository;
+struct git_oid;
 
 namespace eok::idea_pool::testing {
+
+// Throws std::runtime_error naming `what` and libgit2's last error when `rc` (a libgit2 result) is not 0.
+void git_check(int rc, const std::string& what);
+// An object id as its 40 hex digits.
+std::string oid_hex(const git_oid& oid);
 
 class SyntheticRepo {
  public:
