@@ -65,7 +65,8 @@ struct Fixture {
         }
         // The profile record's text, as the plugin wrote it.
         const size_t pos = c.cand_measurement.find("eok-profile 2");
-        if (pos != std::string::npos) c.profile = c.cand_measurement.substr(pos, c.cand_measurement.find("end\n", pos) + 4 - pos);
+        if (pos != std::string::npos)
+          c.profile = c.cand_measurement.substr(pos, c.cand_measurement.find("end\n", pos) + 4 - pos);
         c.cand_dir = f.ws->root() / id / "cand";
         // The candidate's object, as the evaluator compiled it (a cache hit now).
         const CompileRequest req = f.session->evaluator->kernel_request(c.task, c.source);
@@ -156,8 +157,12 @@ void Emulator(benchmark::State& state, bool plugin) {
     if (!r.ok()) state.SkipWithError(r.describe().c_str());
   }
 }
-void Emulator_Plain(benchmark::State& state) { Emulator(state, false); }
-void Emulator_WithPlugin(benchmark::State& state) { Emulator(state, true); }
+void Emulator_Plain(benchmark::State& state) {
+  Emulator(state, false);
+}
+void Emulator_WithPlugin(benchmark::State& state) {
+  Emulator(state, true);
+}
 
 // A whole evaluation of a fresh candidate (ker0 with one more token, so nothing is cached: comments would
 // not change its identity): what a search pays per candidate. Reports the split that EvalResult measures.

@@ -47,10 +47,14 @@ void Query_Hybrid(benchmark::State& state) {
     rag::DocIndex::build({corpus()}, dir.path() / "index");
     return rag::DocIndex::load(dir.path() / "index");
   }();
-  const std::vector<std::string> queries = {
-      "vfredosum ordered floating-point sum reduction", "how LMUL groups vector registers",
-      "__riscv_vsetvlmax_e32m4", "strided vector load vlse", "tail agnostic and mask agnostic policy",
-      "widening floating-point fused multiply-add vfwmacc", "RVA23U64 mandatory extensions", "segment loads vlseg2e32"};
+  const std::vector<std::string> queries = {"vfredosum ordered floating-point sum reduction",
+                                            "how LMUL groups vector registers",
+                                            "__riscv_vsetvlmax_e32m4",
+                                            "strided vector load vlse",
+                                            "tail agnostic and mask agnostic policy",
+                                            "widening floating-point fused multiply-add vfwmacc",
+                                            "RVA23U64 mandatory extensions",
+                                            "segment loads vlseg2e32"};
   size_t i = 0;
   for (auto _ : state) benchmark::DoNotOptimize(index.query(queries[i++ % queries.size()], 5));
 }

@@ -29,12 +29,15 @@ using eok::testing::RecordedRequest;
 // new kernel that the board evaluates.
 FakeReply fresh_relu(const RecordedRequest& r) {
   const uint64_t seed = r.json().value("seed", uint64_t{0}) % 1000000;
-  return FakeReply::completion("Idea: a strip-mined vfmax variant.\n```c\n#include <riscv_vector.h>\n#include <stddef.h>\n"
-                               "void relu_f32(float *x, size_t n) {\n  (void)" + std::to_string(seed) + "u;\n"
-                               "  for (size_t vl; n > 0; n -= vl, x += vl) {\n    vl = __riscv_vsetvl_e32m4(n);\n"
-                               "    vfloat32m4_t v = __riscv_vle32_v_f32m4(x, vl);\n"
-                               "    __riscv_vse32_v_f32m4(x, __riscv_vfmax_vf_f32m4(v, 0.0f, vl), vl);\n  }\n}\n```\n",
-                               900, 300);
+  return FakeReply::completion(
+      "Idea: a strip-mined vfmax variant.\n```c\n#include <riscv_vector.h>\n#include <stddef.h>\n"
+      "void relu_f32(float *x, size_t n) {\n  (void)" +
+          std::to_string(seed) +
+          "u;\n"
+          "  for (size_t vl; n > 0; n -= vl, x += vl) {\n    vl = __riscv_vsetvl_e32m4(n);\n"
+          "    vfloat32m4_t v = __riscv_vle32_v_f32m4(x, vl);\n"
+          "    __riscv_vse32_v_f32m4(x, __riscv_vfmax_vf_f32m4(v, 0.0f, vl), vl);\n  }\n}\n```\n",
+      900, 300);
 }
 
 void LlmCall_HttpRoundTrip(benchmark::State& state) {

@@ -91,7 +91,10 @@ class ScriptedMishModel {
     std::string prompt;
     for (const auto& m : body["messages"]) prompt += m.value("content", "");
     uint64_t state = body.value("seed", uint64_t{0}) ^ 0x9e3779b97f4a7c15ull;
-    auto draw = [&](size_t n) { state = state * 6364136223846793005ull + 1442695040888963407ull; return (state >> 33) % n; };
+    auto draw = [&](size_t n) {
+      state = state * 6364136223846793005ull + 1442695040888963407ull;
+      return (state >> 33) % n;
+    };
 
     // The parents: one per code block; ker0's code carries no variant line.
     std::vector<Variant> parents;
@@ -124,17 +127,22 @@ class ScriptedMishModel {
     }
     if (options.empty()) {  // one feature of the parent changed
       const Variant p = parents.front();
-      for (int l : {p.lmul / 2, p.lmul * 2}) if (l >= 1 && l <= 8) options.push_back({l, p.newton, p.degree});
-      for (int n : {p.newton - 1, p.newton + 1}) if (n >= 0 && n <= 2) options.push_back({p.lmul, n, p.degree});
-      for (int d : {p.degree - 1, p.degree + 1}) if (d >= 4 && d <= 6) options.push_back({p.lmul, p.newton, d});
+      for (int l : {p.lmul / 2, p.lmul * 2})
+        if (l >= 1 && l <= 8) options.push_back({l, p.newton, p.degree});
+      for (int n : {p.newton - 1, p.newton + 1})
+        if (n >= 0 && n <= 2) options.push_back({p.lmul, n, p.degree});
+      for (int d : {p.degree - 1, p.degree + 1})
+        if (d >= 4 && d <= 6) options.push_back({p.lmul, p.newton, d});
       options.erase(std::remove_if(options.begin(), options.end(), avoided), options.end());
     }
     if (options.empty()) {
-      for (const auto& v : all_variants()) if (!avoided(v)) options.push_back(v);
+      for (const auto& v : all_variants())
+        if (!avoided(v)) options.push_back(v);
     }
     const Variant pick = options.empty() ? parents.front() : options[draw(options.size())];
     const std::string reply = "Idea: mish with " + pick.key() + ".\n```c\n" + variant_source(ker0_, pick) + "```\n";
-    return FakeReply::completion(reply, static_cast<int64_t>(prompt.size() / 4), static_cast<int64_t>(reply.size() / 4));
+    return FakeReply::completion(reply, static_cast<int64_t>(prompt.size() / 4),
+                                 static_cast<int64_t>(reply.size() / 4));
   }
 
  private:
@@ -186,7 +194,7 @@ void Mish(benchmark::State& state) {
     auto db = db::KernelDb::open(req.workspace.database_path());
     const auto calls = db->llm_calls(o.run_id);
     double until_best = static_cast<double>(calls.size()) + 1;  // not found: one past the last call
-    std::map<std::string, std::pair<double, double>> tokens;     // op -> (sum, count)
+    std::map<std::string, std::pair<double, double>> tokens;    // op -> (sum, count)
     double context = 0, from_documents = 0;
     for (size_t i = 0; i < calls.size(); ++i) {
       auto& t = tokens[calls[i].op];
@@ -213,6 +221,10 @@ void Mish(benchmark::State& state) {
 
 }  // namespace
 
-BENCHMARK(Mish)->ArgsProduct({benchmark::CreateDenseRange(1, 20, 1), {0, 1}})->Unit(benchmark::kSecond)->Iterations(1)->UseRealTime();
+BENCHMARK(Mish)
+    ->ArgsProduct({benchmark::CreateDenseRange(1, 20, 1), {0, 1}})
+    ->Unit(benchmark::kSecond)
+    ->Iterations(1)
+    ->UseRealTime();
 
 BENCHMARK_MAIN();

@@ -4,9 +4,10 @@
 
 #include <algorithm>
 #include <functional>
-#include <vector>
 #include <thread>
+#include <vector>
 
+#include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/common/hash.h"
 #include "src/common/log.h"
@@ -16,6 +17,7 @@ namespace eok::evaluator {
 namespace fs = std::filesystem;
 
 fs::path ArtifactCache::path(const std::string& key, const std::string& suffix) const {
+  EOK_ASSERT(key.size() >= 2 && key.find('/') == std::string::npos, "a cache key is a hash");
   return dir_ / key.substr(0, 2) / (key + suffix);
 }
 
@@ -38,7 +40,8 @@ std::optional<fs::path> ArtifactCache::find(const std::string& key, const std::s
 fs::path ArtifactCache::store_bytes(const std::string& key, const std::string& suffix, const std::string& bytes) const {
   const fs::path file = path(key, suffix);
   fs::path staged = file;
-  staged += ".tmp." + std::to_string(::getpid()) + "." + std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
+  staged += ".tmp." + std::to_string(::getpid()) + "." +
+            std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
   write_file_atomic(staged, bytes);
   fs::path sum = file;
   sum += ".sum";
@@ -62,7 +65,8 @@ fs::path ArtifactCache::store(const std::string& key, const std::string& suffix,
 void ArtifactCache::trim(const std::string& suffix, size_t keep) const {
   std::vector<std::pair<fs::file_time_type, fs::path>> files;
   std::error_code ec;
-  for (auto it = fs::recursive_directory_iterator(dir_, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+  for (auto it = fs::recursive_directory_iterator(dir_, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
     const fs::path& p = it->path();
     if (it->is_regular_file(ec) && p.string().ends_with(suffix)) files.emplace_back(fs::last_write_time(p, ec), p);
   }

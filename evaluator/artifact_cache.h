@@ -20,7 +20,8 @@ class ArtifactCache {
 
   // Copies `built` into the cache under `key` (with its permissions) and returns the cached path. The
   // checksum is written before the file appears under its name, so a reader never sees a file without it.
-  std::filesystem::path store(const std::string& key, const std::string& suffix, const std::filesystem::path& built) const;
+  std::filesystem::path store(const std::string& key, const std::string& suffix,
+                              const std::filesystem::path& built) const;
   // The same for content held in memory.
   std::filesystem::path store_bytes(const std::string& key, const std::string& suffix, const std::string& bytes) const;
 

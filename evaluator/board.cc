@@ -1,6 +1,5 @@
 #include "evaluator/board.h"
 
-
 #include <algorithm>
 #include <cctype>
 #include <functional>
@@ -89,13 +88,15 @@ void load_real_board(const toml::table& doc, BoardProfile& b,
   r.remote_dir = read_key(sec["remote_dir"], section + ".remote_dir", r.remote_dir, fail);
   r.timeout_seconds = read_key(sec["timeout_seconds"], section + ".timeout_seconds", r.timeout_seconds, fail);
   if (r.remote_dir.empty() || r.remote_dir.front() != '/') fail(section + ".remote_dir", "must be an absolute path");
-  if (r.remote_dir.find_first_of(" '\"$`\\") != std::string::npos) fail(section + ".remote_dir", "must not contain spaces or quotes");
+  if (r.remote_dir.find_first_of(" '\"$`\\") != std::string::npos)
+    fail(section + ".remote_dir", "must not contain spaces or quotes");
   if (r.timeout_seconds <= 0) fail(section + ".timeout_seconds", "must be positive");
   if (b.runner == "ssh") {
     r.hosts = string_list(sec["hosts"], "ssh.hosts", fail);
     if (r.hosts.empty()) fail("ssh.hosts", "list the boards, e.g. hosts = [\"user@k1-board:22\"]");
     for (const auto& h : r.hosts) {
-      if (h.empty() || h.front() == '-' || h.find_first_of(" '\"") != std::string::npos) fail("ssh.hosts", "'" + h + "' is not user@host[:port]");
+      if (h.empty() || h.front() == '-' || h.find_first_of(" '\"") != std::string::npos)
+        fail("ssh.hosts", "'" + h + "' is not user@host[:port]");
     }
     r.identity_file = read_key(sec["identity_file"], section + ".identity_file", std::string(), fail);
     r.options = string_list(sec["options"], "ssh.options", fail);
@@ -115,8 +116,10 @@ void load_real_board(const toml::table& doc, BoardProfile& b,
   m.repeats = read_key(doc["measure"]["repeats"], "measure.repeats", m.repeats, fail);
   m.flush = read_key(doc["measure"]["flush"], "measure.flush", m.flush, fail);
   m.core = read_key(doc["measure"]["core"], "measure.core", m.core, fail);
-  m.max_temperature_c = read_key(doc["measure"]["max_temperature_c"], "measure.max_temperature_c", m.max_temperature_c, fail);
-  m.temperature_wait_seconds = read_key(doc["measure"]["temperature_wait_seconds"], "measure.temperature_wait_seconds", m.temperature_wait_seconds, fail);
+  m.max_temperature_c =
+      read_key(doc["measure"]["max_temperature_c"], "measure.max_temperature_c", m.max_temperature_c, fail);
+  m.temperature_wait_seconds = read_key(doc["measure"]["temperature_wait_seconds"], "measure.temperature_wait_seconds",
+                                        m.temperature_wait_seconds, fail);
   if (m.repeats < 1 || m.repeats > 101) fail("measure.repeats", "must be between 1 and 101");
   if (m.warmup > 100) fail("measure.warmup", "must be at most 100");
   if (m.core < -1) fail("measure.core", "a core number, or -1 for none");
@@ -168,7 +171,8 @@ BoardProfile load_board(const fs::path& root, const std::string& name) {
   }
   b.qemu.binary = read_key(doc["qemu"]["binary"], "qemu.binary", b.qemu.binary, fail);
   b.qemu.cpu = read_key(doc["qemu"]["cpu"], "qemu.cpu", std::string(), fail);
-  b.qemu.timeout_seconds = read_key(doc["qemu"]["timeout_seconds"], "qemu.timeout_seconds", b.qemu.timeout_seconds, fail);
+  b.qemu.timeout_seconds =
+      read_key(doc["qemu"]["timeout_seconds"], "qemu.timeout_seconds", b.qemu.timeout_seconds, fail);
   b.qemu.memory_mib = read_key(doc["qemu"]["memory_mib"], "qemu.memory_mib", b.qemu.memory_mib, fail);
   if (b.qemu.cpu.empty()) fail("qemu.cpu", "missing (e.g. \"rv64,v=true,vlen=256\")");
   auto& c = b.cache;
@@ -180,22 +184,28 @@ BoardProfile load_board(const fs::path& root, const std::string& name) {
   c.l2_policy = read_key(doc["cache"]["l2_policy"], "cache.l2_policy", c.l2_policy, fail);
   if (c.l2_policy != "lru" && c.l2_policy != "random") fail("cache.l2_policy", "must be \"lru\" or \"random\"");
   if (doc["cache"]["flush_before_timed_run"]) {
-    fail("cache.flush_before_timed_run", "moved to [protocol] flush_before_timed_call (with warmup_calls and timed_calls)");
+    fail("cache.flush_before_timed_run",
+         "moved to [protocol] flush_before_timed_call (with warmup_calls and timed_calls)");
   }
-  if (doc["memory"]) fail("memory", "the memory model is fitted now: set [cost_model] memory = \"evaluator/cost_model/x60_memory.json\"");
+  if (doc["memory"])
+    fail("memory",
+         "the memory model is fitted now: set [cost_model] memory = \"evaluator/cost_model/x60_memory.json\"");
   auto& pr = b.protocol;
   pr.warmup_calls = read_key(doc["protocol"]["warmup_calls"], "protocol.warmup_calls", pr.warmup_calls, fail);
   pr.timed_calls = read_key(doc["protocol"]["timed_calls"], "protocol.timed_calls", pr.timed_calls, fail);
-  pr.flush_before_timed_call = read_key(doc["protocol"]["flush_before_timed_call"], "protocol.flush_before_timed_call", pr.flush_before_timed_call, fail);
+  pr.flush_before_timed_call = read_key(doc["protocol"]["flush_before_timed_call"], "protocol.flush_before_timed_call",
+                                        pr.flush_before_timed_call, fail);
   if (pr.timed_calls < 1 || pr.timed_calls > 15) fail("protocol.timed_calls", "must be between 1 and 15");
   if (pr.warmup_calls > 15) fail("protocol.warmup_calls", "must be at most 15");
   auto pow2 = [](unsigned v) { return v != 0 && (v & (v - 1)) == 0; };
   if (!pow2(c.line_bytes) || c.l1_ways == 0 || c.l2_ways == 0 || !pow2(c.l1_sets()) || !pow2(c.l2_sets())) {
     fail("cache", "sizes must give a power-of-two number of sets with power-of-two lines");
   }
-  std::string table = read_key(doc["cost_model"]["table"], "cost_model.table", std::string("evaluator/cost_model/x60_table.json"), fail);
+  std::string table = read_key(doc["cost_model"]["table"], "cost_model.table",
+                               std::string("evaluator/cost_model/x60_table.json"), fail);
   b.cost_table = fs::path(table).is_absolute() ? fs::path(table) : root / table;
-  std::string memory = read_key(doc["cost_model"]["memory"], "cost_model.memory", std::string("evaluator/cost_model/x60_memory.json"), fail);
+  std::string memory = read_key(doc["cost_model"]["memory"], "cost_model.memory",
+                                std::string("evaluator/cost_model/x60_memory.json"), fail);
   b.memory_model = fs::path(memory).is_absolute() ? fs::path(memory) : root / memory;
   return b;
 }

@@ -56,8 +56,8 @@ struct BoardProfile {
     // ssh: "user@host:port" (port and user optional); several hosts are a pool.
     std::vector<std::string> hosts;
     std::string identity_file;
-    std::vector<std::string> options;           // OpenSSH -o options, e.g. "ProxyJump=gw"
-    bool reuse_connections = true;              // ControlMaster: one connection per board, kept 60 s
+    std::vector<std::string> options;  // OpenSSH -o options, e.g. "ProxyJump=gw"
+    bool reuse_connections = true;     // ControlMaster: one connection per board, kept 60 s
     // slurm: timing runs are `srun -p partition` job steps; run directories live under shared_dir, a
     // directory the nodes see at the same path.
     std::string partition;
@@ -69,15 +69,15 @@ struct BoardProfile {
   struct Measure {
     unsigned warmup = 3;
     unsigned repeats = 10;
-    bool flush = false;               // evict the caches (write a 2x L2-sized buffer) before every timed call
-    int core = 0;                     // pin the program to this core; -1: leave it to the scheduler
-    double max_temperature_c = 0;     // wait until every thermal zone is below this; 0: do not wait
+    bool flush = false;            // evict the caches (write a 2x L2-sized buffer) before every timed call
+    int core = 0;                  // pin the program to this core; -1: leave it to the scheduler
+    double max_temperature_c = 0;  // wait until every thermal zone is below this; 0: do not wait
     double temperature_wait_seconds = 60;
   } measure;
 
   std::filesystem::path cost_table;    // absolute
   std::filesystem::path memory_model;  // absolute: the fitted memory model (cost_model/memory_model.h)
-  std::filesystem::path file;        // where the profile came from
+  std::filesystem::path file;          // where the profile came from
 };
 
 // Loads configs/boards/<name>.toml under `root`, or the TOML file `name` names when it is a path (has a
@@ -85,11 +85,14 @@ struct BoardProfile {
 // NotFoundError listing the boards when the name is unknown, ConfigError naming the key when a file is wrong.
 BoardProfile load_board(const std::filesystem::path& root, const std::string& name);
 
-inline bool is_real_board(const BoardProfile& b) { return b.runner != "qemu"; }
+inline bool is_real_board(const BoardProfile& b) {
+  return b.runner != "qemu";
+}
 
 // Runs record a board by name. A profile given as a path is kept under `kept_dir` (the workspace's
 // boards/) by its name when a run starts, so that --resume, export and the like find it again.
-void keep_board_profile(const std::filesystem::path& root, const std::filesystem::path& kept_dir, const BoardProfile& board);
+void keep_board_profile(const std::filesystem::path& root, const std::filesystem::path& kept_dir,
+                        const BoardProfile& board);
 // What load_board() takes for a recorded name: the name when configs/boards/ has it, else the kept copy's
 // path when there is one, else the name (whose error then lists the boards).
 std::string recorded_board_profile(const std::filesystem::path& root, const std::filesystem::path& kept_dir,

@@ -15,7 +15,8 @@ BoardSession open_board_session(const std::filesystem::path& root, const Workspa
   if (is_real_board(s.board)) {
     s.board_timer = std::make_unique<remote::BoardTimer>(
         s.board, remote::make_transport(s.board),
-        std::make_unique<remote::BoardPool>(s.board.name, s.board.remote.hosts, remote::default_lock_dir(), s.board.file));
+        std::make_unique<remote::BoardPool>(s.board.name, s.board.remote.hosts, remote::default_lock_dir(),
+                                            s.board.file));
   }
   s.tools = find_toolchain(s.board);
   s.sandbox = std::make_unique<sandbox::Sandbox>(sandbox_system_paths(s.tools));

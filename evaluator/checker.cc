@@ -14,16 +14,21 @@ namespace {
 double half_to_double(uint16_t h) {
   const int sign = (h >> 15) & 1, exp = (h >> 10) & 0x1f, mant = h & 0x3ff;
   double v;
-  if (exp == 0) v = std::ldexp(mant, -24);
-  else if (exp == 31) v = mant ? NAN : INFINITY;
-  else v = std::ldexp(mant | 0x400, exp - 25);
+  if (exp == 0)
+    v = std::ldexp(mant, -24);
+  else if (exp == 31)
+    v = mant ? NAN : INFINITY;
+  else
+    v = std::ldexp(mant | 0x400, exp - 25);
   return sign ? -v : v;
 }
 
 std::string show(ElemType type, double v) {
   char buf[64];
-  if (elem_is_float(type)) std::snprintf(buf, sizeof buf, "%.9g", v);
-  else std::snprintf(buf, sizeof buf, "%.0f", v);
+  if (elem_is_float(type))
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+  else
+    std::snprintf(buf, sizeof buf, "%.0f", v);
   return buf;
 }
 
@@ -36,9 +41,21 @@ bool within(double got, double expected, const Tolerance& tol) {
 // The bytes the harness poisons an output element with (target/harness.c poison()).
 bool is_poison(ElemType type, const char* p) {
   switch (type) {
-    case ElemType::f16: { uint16_t v; std::memcpy(&v, p, 2); return v == 0x7e5au; }
-    case ElemType::f32: { uint32_t v; std::memcpy(&v, p, 4); return v == 0x7fe5a5a5u; }
-    case ElemType::f64: { uint64_t v; std::memcpy(&v, p, 8); return v == 0x7ffa5a5a5a5a5a5aull; }
+    case ElemType::f16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v == 0x7e5au;
+    }
+    case ElemType::f32: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v == 0x7fe5a5a5u;
+    }
+    case ElemType::f64: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return v == 0x7ffa5a5a5a5a5a5aull;
+    }
     default: {
       for (size_t i = 0; i < elem_size(type); ++i) {
         if (static_cast<unsigned char>(p[i]) != 0xa5) return false;
@@ -68,17 +85,55 @@ std::string show_bits(ElemType type, const char* p) {
 
 double element_value(ElemType type, const char* p) {
   switch (type) {
-    case ElemType::f16: { uint16_t h; std::memcpy(&h, p, 2); return half_to_double(h); }
-    case ElemType::f32: { float f; std::memcpy(&f, p, 4); return f; }
-    case ElemType::f64: { double d; std::memcpy(&d, p, 8); return d; }
-    case ElemType::i8: return static_cast<int8_t>(*p);
-    case ElemType::u8: return static_cast<uint8_t>(*p);
-    case ElemType::i16: { int16_t v; std::memcpy(&v, p, 2); return v; }
-    case ElemType::u16: { uint16_t v; std::memcpy(&v, p, 2); return v; }
-    case ElemType::i32: { int32_t v; std::memcpy(&v, p, 4); return v; }
-    case ElemType::u32: { uint32_t v; std::memcpy(&v, p, 4); return v; }
-    case ElemType::i64: { int64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
-    case ElemType::u64: { uint64_t v; std::memcpy(&v, p, 8); return static_cast<double>(v); }
+    case ElemType::f16: {
+      uint16_t h;
+      std::memcpy(&h, p, 2);
+      return half_to_double(h);
+    }
+    case ElemType::f32: {
+      float f;
+      std::memcpy(&f, p, 4);
+      return f;
+    }
+    case ElemType::f64: {
+      double d;
+      std::memcpy(&d, p, 8);
+      return d;
+    }
+    case ElemType::i8:
+      return static_cast<int8_t>(*p);
+    case ElemType::u8:
+      return static_cast<uint8_t>(*p);
+    case ElemType::i16: {
+      int16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case ElemType::u16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return v;
+    }
+    case ElemType::i32: {
+      int32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case ElemType::u32: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return v;
+    }
+    case ElemType::i64: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<double>(v);
+    }
+    case ElemType::u64: {
+      uint64_t v;
+      std::memcpy(&v, p, 8);
+      return static_cast<double>(v);
+    }
   }
   return 0;
 }
@@ -135,11 +190,10 @@ CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& ca
       }
       if (g->guard_before || g->guard_after) {
         result.status = EvalStatus::runtime_error;
-        result.message = g->guard_after
-                             ? "out-of-bounds write: " + std::to_string(g->guard_after) + " byte(s) past the end of " +
-                                   spec.name + " at " + sizes
-                             : "out-of-bounds write: " + std::to_string(g->guard_before) + " byte(s) before the start of " +
-                                   spec.name + " at " + sizes;
+        result.message = g->guard_after ? "out-of-bounds write: " + std::to_string(g->guard_after) +
+                                              " byte(s) past the end of " + spec.name + " at " + sizes
+                                        : "out-of-bounds write: " + std::to_string(g->guard_before) +
+                                              " byte(s) before the start of " + spec.name + " at " + sizes;
         return result;
       }
       if (g->input_changed) {
@@ -167,7 +221,8 @@ CheckResult compare_outputs(const Task& task, const std::vector<PlannedCase>& ca
         if (want == have) want += show_bits(spec.type, e.data() + k), have += show_bits(spec.type, g->data.data() + k);
         if (is_poison(spec.type, g->data.data() + k)) have += " (never written)";
         if (bad++ == 0 && first_summary.empty()) {
-          first_summary = spec.name + "[" + std::to_string(k / es) + "] expected " + want + " got " + have + " at " + sizes;
+          first_summary =
+              spec.name + "[" + std::to_string(k / es) + "] expected " + want + " got " + have + " at " + sizes;
         }
         const bool room = at_timed_size ? noted_at_timed_size < 1 : noted_in_case < 2;
         if (room && result.mismatches.size() < max_mismatches) {

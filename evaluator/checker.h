@@ -17,9 +17,9 @@ namespace eok::evaluator {
 struct CheckResult {
   EvalStatus status = EvalStatus::ok;  // ok, wrong_answer, runtime_error (out-of-bounds write), rejected
   std::string message;
-  std::vector<Mismatch> mismatches;    // the first few, in case order
+  std::vector<Mismatch> mismatches;  // the first few, in case order
 
-  std::string rule;                    // for rejected: the rule broken
+  std::string rule;  // for rejected: the rule broken
 
   // How much of the tolerance the closest-to-failing element used: max |got - expected| / (atol + rtol *
   // |expected|) over every finite element compared (0 for exact tasks and non-finite values).

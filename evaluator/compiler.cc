@@ -39,7 +39,8 @@ ProcessLimits compiler_limits() {
 
 void replace_all(std::string& s, const std::string& from, const std::string& to) {
   if (from.empty()) return;
-  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size()) s.replace(pos, from.size(), to);
+  for (size_t pos = 0; (pos = s.find(from, pos)) != std::string::npos; pos += to.size())
+    s.replace(pos, from.size(), to);
 }
 
 std::string cap(std::string s) {
@@ -76,7 +77,8 @@ std::string readable(std::string diag, const CompileRequest& req) {
 
 // A sandbox that did not start is eok's problem; the message says where to look.
 [[noreturn]] void sandbox_failed(const std::string& what, const ProcessResult& r) {
-  throw ToolchainError("cannot run " + what + " in the evaluation sandbox: " + r.spawn_error + " (eok doctor checks the sandbox)");
+  throw ToolchainError("cannot run " + what + " in the evaluation sandbox: " + r.spawn_error +
+                       " (eok doctor checks the sandbox)");
 }
 
 // The files a make-style dependency line lists (clang -MD), escapes undone.
@@ -123,11 +125,13 @@ void split_include_tree(const std::string& err, std::vector<std::string>* depth1
   }
 }
 
-
 // A successful preprocessing as stored in the artifact cache (nullopt when the stored text is not one).
 std::string preprocessed_to_json(const Preprocessed& p) {
-  return nlohmann::json{{"text", p.text}, {"normalized", p.normalized}, {"direct_headers", p.direct_headers},
-                        {"files_read", p.files_read}, {"diagnostics", p.diagnostics}}
+  return nlohmann::json{{"text", p.text},
+                        {"normalized", p.normalized},
+                        {"direct_headers", p.direct_headers},
+                        {"files_read", p.files_read},
+                        {"diagnostics", p.diagnostics}}
       .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
@@ -151,8 +155,9 @@ std::optional<Preprocessed> preprocessed_from_json(const std::string& text) {
 }  // namespace
 
 std::vector<std::string> clang_flags(const CompileRequest& req) {
-  std::vector<std::string> argv = {"--target=riscv64-linux-gnu", "-march=" + req.march, "-mabi=lp64d", req.opt,
-                                   "-std=gnu17", "-fdiagnostics-color=never", "-ferror-limit=20", "-fno-common"};
+  std::vector<std::string> argv = {
+      "--target=riscv64-linux-gnu", "-march=" + req.march, "-mabi=lp64d", req.opt, "-std=gnu17",
+      "-fdiagnostics-color=never",  "-ferror-limit=20",    "-fno-common"};
   if (!req.tune.empty()) argv.push_back("-mtune=" + req.tune);
   if (!req.prelude.empty()) argv.insert(argv.end(), {"-include", kIn + "task_prototype.h"});
   argv.insert(argv.end(), req.flags.begin(), req.flags.end());
@@ -202,8 +207,8 @@ Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
   TempDir tmp(scratch_dir_, "cpp-");
   sandbox::SandboxedRun run = clang_run(clang_, tmp.path(), req);
   sandbox::SandboxedRun normalize = run;
-  run.argv.insert(run.argv.end(), {"-E", "-H", "-MD", "-MF", kIn + "deps.d", "-fminimize-whitespace", kIn + req.file_name,
-                                   "-o", kIn + "out.i"});
+  run.argv.insert(run.argv.end(), {"-E", "-H", "-MD", "-MF", kIn + "deps.d", "-fminimize-whitespace",
+                                   kIn + req.file_name, "-o", kIn + "out.i"});
   ProcessResult pr = sandbox_.run(run);
   if (!pr.started) sandbox_failed("the preprocessor", pr);
 
@@ -227,13 +232,15 @@ Preprocessed ClangCompiler::preprocess(const CompileRequest& req) {
     p.files_read = parse_deps(read_file(tmp.path() / "deps.d"));
     // Once more without line markers: clang normalises the layout itself, so the identity of a kernel
     // needs no lexer of eok's.
-    normalize.argv.insert(normalize.argv.end(), {"-E", "-P", "-fminimize-whitespace", kIn + req.file_name, "-o",
-                                                 kIn + "normalized.i"});
+    normalize.argv.insert(normalize.argv.end(),
+                          {"-E", "-P", "-fminimize-whitespace", kIn + req.file_name, "-o", kIn + "normalized.i"});
     const ProcessResult pn = sandbox_.run(normalize);
     if (!pn.started) sandbox_failed("the preprocessor", pn);
     p.ok = pn.ok() && fs::exists(tmp.path() / "normalized.i");
-    if (p.ok) p.normalized = read_file(tmp.path() / "normalized.i");
-    else p.diagnostics += "error: the preprocessor failed on its second pass (" + pn.describe() + ")\n";
+    if (p.ok)
+      p.normalized = read_file(tmp.path() / "normalized.i");
+    else
+      p.diagnostics += "error: the preprocessor failed on its second pass (" + pn.describe() + ")\n";
     if (!p.ok) p.environment = environment_failure(pn, pn.err, req.file_name);
   }
   // Only a success is kept on disk: a failure's diagnostics name scratch paths, and it is cheap to repeat.
@@ -251,7 +258,13 @@ void ClangCompiler::remember_preprocessed(const std::string& key, const Preproce
 CompileResult ClangCompiler::compile(const CompileRequest& req) {
   const auto start = std::chrono::steady_clock::now();
   Hasher h;
-  h.add(tools_.clang_version).add(req.march).add(req.tune).add(req.opt).add(req.prelude).add(req.keep_global).add(req.file_name);
+  h.add(tools_.clang_version)
+      .add(req.march)
+      .add(req.tune)
+      .add(req.opt)
+      .add(req.prelude)
+      .add(req.keep_global)
+      .add(req.file_name);
   for (const auto& f : req.flags) h.add(f);
   for (const auto& [name, text] : req.headers) h.add(name).add(text);
   h.add(req.source);
@@ -277,9 +290,12 @@ CompileResult ClangCompiler::compile(const CompileRequest& req) {
 
   std::string diag = readable(pr.err + pr.out, req);
   // A compiler that died says so first: its crash report is not the kernel's error.
-  if (pr.timed_out) diag = "error: the compiler " + pr.describe() + "\n" + diag;
-  else if (pr.term_signal == SIGXFSZ) diag = "error: the compiler was stopped: the object outgrew the 64 MiB limit\n" + diag;
-  else if (pr.term_signal) diag = "error: the compiler " + pr.describe() + " (out of memory?)\n" + diag;
+  if (pr.timed_out)
+    diag = "error: the compiler " + pr.describe() + "\n" + diag;
+  else if (pr.term_signal == SIGXFSZ)
+    diag = "error: the compiler was stopped: the object outgrew the 64 MiB limit\n" + diag;
+  else if (pr.term_signal)
+    diag = "error: the compiler " + pr.describe() + " (out of memory?)\n" + diag;
   result.diagnostics = cap(diag);
   result.ok = pr.ok() && fs::exists(tmp.path() / "kernel.o");
   if (!result.ok) result.environment = environment_failure(pr, pr.err + pr.out, req.file_name);

@@ -15,12 +15,12 @@
 namespace eok::evaluator {
 
 struct CompileRequest {
-  std::string source;               // C source text
-  std::string march;                // -march
+  std::string source;  // C source text
+  std::string march;   // -march
   std::string opt = "-O3";
-  std::string prelude;              // text force-included before the source (the task's prototype)
-  std::string keep_global;          // if set: every other global symbol is made local after compiling
-  std::vector<std::string> flags;   // extra flags
+  std::string prelude;                 // text force-included before the source (the task's prototype)
+  std::string keep_global;             // if set: every other global symbol is made local after compiling
+  std::vector<std::string> flags;      // extra flags
   std::string file_name = "kernel.c";  // how diagnostics name the source
   // Headers placed next to the source (name, text), found by its #include "name" (trusted sources only).
   std::vector<std::pair<std::string, std::string>> headers;
@@ -33,33 +33,33 @@ struct CompileRequest {
 // own). The text keeps clang's line markers so that checks can tell the source's own lines from headers'.
 struct Preprocessed {
   bool ok = false;
-  std::string text;                      // clang -E -fminimize-whitespace output, with line markers
-  std::string normalized;                // the same with -P: tokens only, layout normalised by clang
+  std::string text;                         // clang -E -fminimize-whitespace output, with line markers
+  std::string normalized;                   // the same with -P: tokens only, layout normalised by clang
   std::vector<std::string> direct_headers;  // files the source itself includes (depth 1 of clang -H), the prelude aside
-  std::vector<std::string> files_read;   // every file the preprocessor read (headers, #embed resources)
+  std::vector<std::string> files_read;      // every file the preprocessor read (headers, #embed resources)
   std::string diagnostics;
-  std::string environment;               // not ok because of the machine (environment_failure.h), not the source
+  std::string environment;  // not ok because of the machine (environment_failure.h), not the source
 };
 
 struct CompileResult {
   bool ok = false;
-  std::filesystem::path object;     // valid when ok
-  std::string diagnostics;          // compiler messages (warnings too), capped
+  std::filesystem::path object;  // valid when ok
+  std::string diagnostics;       // compiler messages (warnings too), capped
   bool cached = false;
   double seconds = 0;
-  std::string environment;          // not ok because of the machine (environment_failure.h), not the source
+  std::string environment;  // not ok because of the machine (environment_failure.h), not the source
 };
 
 struct LinkRequest {
   std::vector<std::pair<std::filesystem::path, std::string>> objects;  // (object file, its file name in the link)
-  std::filesystem::path out;        // the executable
-  std::string script;               // linker script commands added to the default layout (INSERT), or empty
+  std::filesystem::path out;                                           // the executable
+  std::string script;  // linker script commands added to the default layout (INSERT), or empty
 };
 
 struct LinkResult {
   bool ok = false;
-  std::string diagnostics;          // linker messages when it failed
-  std::string environment;          // not ok because of the machine (environment_failure.h), not the objects
+  std::string diagnostics;  // linker messages when it failed
+  std::string environment;  // not ok because of the machine (environment_failure.h), not the objects
 };
 
 // Contract: preprocess() and compile() turn one C translation unit into clang -E text or a riscv64 object

@@ -34,9 +34,11 @@ std::string c_string(std::string_view table, uint32_t offset) {
 ElfObject::ElfObject(std::string_view bytes, uint16_t expected_type) {
   const auto eh = read_at<Elf64_Ehdr>(bytes, 0);
   if (std::memcmp(eh.e_ident, ELFMAG, SELFMAG) != 0) throw Error("not an ELF file");
-  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB) throw Error("not a 64-bit little-endian ELF");
+  if (eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB)
+    throw Error("not a 64-bit little-endian ELF");
   if (eh.e_machine != EM_RISCV) throw Error("not a RISC-V object");
-  if (eh.e_type != expected_type) throw Error(expected_type == ET_REL ? "not a relocatable object" : "not an executable");
+  if (eh.e_type != expected_type)
+    throw Error(expected_type == ET_REL ? "not a relocatable object" : "not an executable");
   entry_ = eh.e_entry;
   if (eh.e_phnum > 0) {
     if (eh.e_phentsize != sizeof(Elf64_Phdr)) throw Error("unexpected program header size");
@@ -48,7 +50,8 @@ ElfObject::ElfObject(std::string_view bytes, uint16_t expected_type) {
   if (eh.e_shentsize != sizeof(Elf64_Shdr)) throw Error("unexpected section header size");
 
   std::vector<Elf64_Shdr> headers;
-  for (uint16_t i = 0; i < eh.e_shnum; ++i) headers.push_back(read_at<Elf64_Shdr>(bytes, eh.e_shoff + uint64_t{i} * sizeof(Elf64_Shdr)));
+  for (uint16_t i = 0; i < eh.e_shnum; ++i)
+    headers.push_back(read_at<Elf64_Shdr>(bytes, eh.e_shoff + uint64_t{i} * sizeof(Elf64_Shdr)));
   if (eh.e_shstrndx >= headers.size()) throw Error("bad section name table index");
   const auto& names_hdr = headers[eh.e_shstrndx];
   const std::string_view names = slice(bytes, names_hdr.sh_offset, names_hdr.sh_size);

@@ -27,9 +27,9 @@ struct ElfSegment {
 
 struct ElfSymbol {
   std::string name;
-  uint8_t bind = 0;   // STB_LOCAL, STB_GLOBAL, STB_WEAK
-  uint8_t type = 0;   // STT_FUNC, STT_OBJECT, ...
-  uint16_t shndx = 0; // 0 = undefined
+  uint8_t bind = 0;    // STB_LOCAL, STB_GLOBAL, STB_WEAK
+  uint8_t type = 0;    // STT_FUNC, STT_OBJECT, ...
+  uint16_t shndx = 0;  // 0 = undefined
   uint64_t value = 0, size = 0;
   bool undefined() const { return shndx == 0; }
 };

@@ -21,13 +21,13 @@ struct Sign {
 
 // The machine's failures as the C library words them (strerror), with what the user can do about each.
 constexpr std::array<Sign, 7> kSigns = {{
-      {"No space left on device", "the disk is full: free space where the workspace lives (df -h), then resume"},
-      {"Disk quota exceeded", "the disk quota is used up: free space, then resume"},
-      {"Input/output error", "the disk reported an I/O error: check it (dmesg), then resume"},
-      {"Read-only file system", "the workspace's file system became read-only: check it (dmesg), then resume"},
-      {"Cannot allocate memory", "the machine ran out of memory: close other work or lower search.eval_concurrency"},
-      {"Too many open files", "the process ran out of file descriptors: raise ulimit -n"},
-      {"Bus error", "a file the toolchain was reading changed size or could not be paged in (a full disk?)"},
+    {"No space left on device", "the disk is full: free space where the workspace lives (df -h), then resume"},
+    {"Disk quota exceeded", "the disk quota is used up: free space, then resume"},
+    {"Input/output error", "the disk reported an I/O error: check it (dmesg), then resume"},
+    {"Read-only file system", "the workspace's file system became read-only: check it (dmesg), then resume"},
+    {"Cannot allocate memory", "the machine ran out of memory: close other work or lower search.eval_concurrency"},
+    {"Too many open files", "the process ran out of file descriptors: raise ulimit -n"},
+    {"Bus error", "a file the toolchain was reading changed size or could not be paged in (a full disk?)"},
 }};
 
 std::string explain(std::string_view text) {
@@ -51,7 +51,8 @@ std::string environment_failure(const ProcessResult& p, const std::string& messa
   }
   if (!p.timed_out && (p.term_signal == SIGBUS || p.term_signal == SIGKILL)) {
     return "the toolchain was " + p.describe() +
-           " (the system killed it: out of memory, or a file it read vanished); check free memory and disk, then resume";
+           " (the system killed it: out of memory, or a file it read vanished); check free memory and disk, then "
+           "resume";
   }
   return "";
 }
@@ -66,8 +67,10 @@ std::string storage_failure(const std::filesystem::path& dir, size_t probe_bytes
   for (size_t written = 0; written < probe_bytes && err == 0;) {
     const ssize_t w = ::write(fd, block.data(), std::min(block.size(), probe_bytes - written));
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) err = w < 0 ? errno : ENOSPC;
-    else written += static_cast<size_t>(w);
+    if (w <= 0)
+      err = w < 0 ? errno : ENOSPC;
+    else
+      written += static_cast<size_t>(w);
   }
   if (err == 0 && ::fsync(fd) != 0 && errno != EINVAL) err = errno;
   if (::close(fd) != 0 && err == 0) err = errno;

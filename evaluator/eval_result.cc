@@ -6,13 +6,20 @@ namespace eok::evaluator {
 
 const char* status_name(EvalStatus s) {
   switch (s) {
-    case EvalStatus::ok: return "ok";
-    case EvalStatus::compile_error: return "compile_error";
-    case EvalStatus::rejected: return "rejected";
-    case EvalStatus::runtime_error: return "runtime_error";
-    case EvalStatus::wrong_answer: return "wrong_answer";
-    case EvalStatus::timeout: return "timeout";
-    case EvalStatus::infra_error: return "infra_error";
+    case EvalStatus::ok:
+      return "ok";
+    case EvalStatus::compile_error:
+      return "compile_error";
+    case EvalStatus::rejected:
+      return "rejected";
+    case EvalStatus::runtime_error:
+      return "runtime_error";
+    case EvalStatus::wrong_answer:
+      return "wrong_answer";
+    case EvalStatus::timeout:
+      return "timeout";
+    case EvalStatus::infra_error:
+      return "infra_error";
   }
   return "infra_error";
 }
@@ -74,8 +81,13 @@ std::string describe_cycles(const cost::CostReport& c) {
 nlohmann::json EvalResult::to_json() const {
   nlohmann::json mm = nlohmann::json::array();
   for (const auto& m : mismatches) {
-    mm.push_back({{"case", m.case_index}, {"sizes", m.sizes}, {"output", m.arg}, {"index", m.index},
-                  {"expected", m.expected}, {"got", m.got}, {"inputs", m.inputs}});
+    mm.push_back({{"case", m.case_index},
+                  {"sizes", m.sizes},
+                  {"output", m.arg},
+                  {"index", m.index},
+                  {"expected", m.expected},
+                  {"got", m.got},
+                  {"inputs", m.inputs}});
   }
   nlohmann::json j = {
       {"status", status_name(status)},

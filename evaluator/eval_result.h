@@ -23,11 +23,11 @@ const char* status_name(EvalStatus s);
 
 struct Mismatch {
   size_t case_index = 0;
-  std::string sizes;     // "n=33"
-  std::string arg;       // output name, or "return"
-  int64_t index = -1;    // element index
+  std::string sizes;   // "n=33"
+  std::string arg;     // output name, or "return"
+  int64_t index = -1;  // element index
   std::string expected, got;
-  std::string inputs;    // the inputs at that index, when the relation is elementwise ("x[3] = 0.5")
+  std::string inputs;  // the inputs at that index, when the relation is elementwise ("x[3] = 0.5")
 };
 
 struct EvalTimings {
@@ -45,35 +45,35 @@ struct EvalTimings {
 
 // A kernel timed on a real board: every timed call's figure, and how they were taken.
 struct BoardTiming {
-  std::string host;            // the board that ran it (user@host:port, slurm:<partition>, localhost)
-  std::string timer;           // "perf_event cycles", "rdcycle", "clock_gettime"
-  std::string unit;            // "cycles" or "ns" (then `cycles` fields are ns x the board's clock)
-  std::vector<double> samples;  // every timed call, in call order, the timer's own overhead subtracted
+  std::string host;                     // the board that ran it (user@host:port, slurm:<partition>, localhost)
+  std::string timer;                    // "perf_event cycles", "rdcycle", "clock_gettime"
+  std::string unit;                     // "cycles" or "ns" (then `cycles` fields are ns x the board's clock)
+  std::vector<double> samples;          // every timed call, in call order, the timer's own overhead subtracted
   double median = 0, mad = 0, min = 0;  // in `unit`
-  double median_cycles = 0;    // the kernel's time on the board
-  double mad_cycles = 0;       // its noise: the MAD in cycles
-  double timer_overhead = 0;   // subtracted from every sample, in `unit`
+  double median_cycles = 0;             // the kernel's time on the board
+  double mad_cycles = 0;                // its noise: the MAD in cycles
+  double timer_overhead = 0;            // subtracted from every sample, in `unit`
   unsigned warmup = 0;
-  bool seccomp = false;        // the harness's own filter was installed on the board
-  std::string notes;           // what the board could not give (seccomp, pinning, governor, temperature)
-  std::string governor;        // the pinned core's cpufreq governor, or "none"
+  bool seccomp = false;                 // the harness's own filter was installed on the board
+  std::string notes;                    // what the board could not give (seccomp, pinning, governor, temperature)
+  std::string governor;                 // the pinned core's cpufreq governor, or "none"
   std::optional<double> temperature_c;  // hottest thermal zone before the run
-  double seconds = 0;          // wall time of the whole board job (copy, run, clean-up)
+  double seconds = 0;                   // wall time of the whole board job (copy, run, clean-up)
 
   nlohmann::json to_json() const;
 };
 
 struct EvalResult {
   EvalStatus status = EvalStatus::infra_error;
-  std::string message;        // one line a user can act on
+  std::string message;  // one line a user can act on
   std::string task, board, kernel_hash;
   uint64_t seed = 0;
 
   // Evidence
-  std::string rule;           // rejected: the rule id
+  std::string rule;  // rejected: the rule id
   std::string compiler_output;
   std::vector<Mismatch> mismatches;
-  std::string run_log;        // stderr of the run, capped
+  std::string run_log;  // stderr of the run, capped
 
   // Measurement (status ok)
   std::optional<double> cycles;

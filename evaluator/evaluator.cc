@@ -14,6 +14,7 @@
 #include "evaluator/harness_records.h"
 #include "evaluator/image_check.h"
 #include "evaluator/measurement_records.h"
+#include "evaluator/run_verdict.h"
 #include "evaluator/static_check.h"
 #include "src/common/build_id.h"
 #include "src/common/error.h"
@@ -29,7 +30,9 @@ namespace fs = std::filesystem;
 namespace {
 
 using Clock = std::chrono::steady_clock;
-double since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+double since(Clock::time_point t) {
+  return std::chrono::duration<double>(Clock::now() - t).count();
+}
 
 // Below this share of the roofline bound a result is not believed (the bound is exact only as far as a
 // task's declared flops and bytes are; every baseline sits at or above 1.0).
@@ -48,114 +51,10 @@ std::string first_error_line(const std::string& diagnostics) {
   return diagnostics.substr(start, diagnostics.find('\n', pos) - start);
 }
 
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
-
-std::string signal_name(int sig) {
-  const char* abbrev = sigabbrev_np(sig);
-  return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
-}
-
-std::string case_label(const std::vector<PlannedCase>& cases, int index) {
-  if (index < 0 || static_cast<size_t>(index) >= cases.size()) return "before the first case";
-  const auto& c = cases[static_cast<size_t>(index)];
-  return "case " + std::to_string(index) + " (" + format_sizes(c.sizes) + (c.timed ? ", timed" : c.warmup ? ", warm-up" : "") + ")";
-}
-
-std::string describe_fault(const FaultRecord& f, const Task& task, const std::vector<PlannedCase>& cases) {
-  std::string where = "no buffer nearby";
-  constexpr int64_t kNearby = 1 << 20;  // further than this from every buffer, the nearest one means nothing
-  const bool near = f.offset >= -kNearby && f.offset <= static_cast<int64_t>(f.buf_bytes) + kNearby;
-  if (near && f.arg_index >= 0 && static_cast<size_t>(f.arg_index) < task.args.size()) {
-    const std::string& name = task.args[static_cast<size_t>(f.arg_index)].name;
-    if (f.offset < 0) where = std::to_string(-f.offset) + " bytes before the start of " + name;
-    else if (static_cast<uint64_t>(f.offset) >= f.buf_bytes)
-      where = std::to_string(static_cast<uint64_t>(f.offset) - f.buf_bytes) + " bytes past the end of " + name +
-              " (" + std::to_string(f.buf_bytes) + " bytes)";
-    else where = "inside " + name;
-  }
-  return signal_name(f.signo) + " at address " + hex(f.address) + ", " + where + ", in " + case_label(cases, f.case_index);
-}
-
-using Verdict = std::optional<std::pair<EvalStatus, std::string>>;
-
-// What went wrong with a candidate run, judged from the process, the plugin's measurement and the
-// harness's fault record (nullopt: every call ran and returned). Anything the kernel can cause is a kernel
-// status; only an observer that never started is eok's problem.
-Verdict judge_run(const RunOutcome& run, const Measurement& m, const HarnessOutput& harness, const Task& task,
-                  const std::vector<PlannedCase>& cases, std::string* rule) {
-  const ProcessResult& p = run.process;
-  if (!p.started) {
-    return std::make_pair(EvalStatus::infra_error, "could not start the board's runner: " + p.spawn_error + " (eok doctor checks it)");
-  }
-  if (!m.hello) {
-    return std::make_pair(EvalStatus::infra_error, "the board's plugin did not start (" + p.describe() + "): " +
-                                                        p.err.substr(0, p.err.find('\n')));
-  }
-  if (!m.sandboxed || !m.guest_memory_ok) {
-    return std::make_pair(EvalStatus::infra_error, std::string("the board's plugin could not ") +
-                                                        (!m.sandboxed ? "install its seccomp filter" : "read guest memory") +
-                                                        "; eok doctor explains");
-  }
-  const int current = static_cast<int>(m.begins.size()) - 1;  // the call that began last
-  if (!m.tampered.empty()) {
-    *rule = "measurement-tampered";
-    return std::make_pair(EvalStatus::rejected, "measurement-tampered: the board's measurement is not what its plugin writes (" +
-                                                    m.tampered + "): the kernel reached the plugin's memory");
-  }
-  if (m.violation) {
-    *rule = m.violation->rule;
-    return std::make_pair(EvalStatus::rejected, m.violation->rule + ": " + m.violation->detail);
-  }
-  if (p.timed_out || p.term_signal == SIGXCPU) {
-    return std::make_pair(EvalStatus::timeout, "did not finish: " + p.describe() + " while running " + case_label(cases, current));
-  }
-  if (p.term_signal == SIGSYS) {
-    *rule = "forbidden-syscall";
-    return std::make_pair(EvalStatus::rejected, "forbidden-syscall: the emulator was stopped by its seccomp filter in " +
-                                                    case_label(cases, current) +
-                                                    ": the kernel made it do something no kernel needs (files, processes, network)");
-  }
-  if (p.err.find("decode_save_opc") != std::string::npos) {
-    // QEMU 7.2 aborts on the static round-toward-zero vector conversions: a limit of the virtual board
-    // that a real K1 does not have, said plainly so that a person or an LLM can route around it.
-    *rule = "emulator-limit";
-    return std::make_pair(EvalStatus::runtime_error,
-                          "the virtual board's emulator (QEMU 7.2) cannot run vector round-toward-zero conversions "
-                          "(vfcvt.rtz, vfwcvt.rtz, vfncvt.rtz), which this kernel uses; a real K1 would. clang emits them for "
-                          "__riscv_vfcvt_rtz_* intrinsics and for (int) casts in vectorised loops: convert with "
-                          "__riscv_vfcvt_x_f_v (round to nearest) and correct the result, or keep such casts out of "
-                          "vectorised loops (#pragma clang loop vectorize(disable)). Seen in " +
-                              case_label(cases, current));
-  }
-  if (harness.fault) return std::make_pair(EvalStatus::runtime_error, describe_fault(*harness.fault, task, cases));
-  if (p.term_signal == SIGXFSZ) return std::make_pair(EvalStatus::runtime_error, "wrote more output than allowed");
-  if (p.term_signal != 0) {
-    return std::make_pair(EvalStatus::runtime_error, p.describe() + " in " + case_label(cases, current));
-  }
-  if (p.exit_code == 5) return std::make_pair(EvalStatus::runtime_error, "out of memory in " + case_label(cases, current));
-  if (m.calls.size() < cases.size()) {
-    const bool inside = m.begins.size() > m.calls.size();
-    return std::make_pair(EvalStatus::runtime_error,
-                          std::string("the program ") + (p.exit_code == 0 ? "exited" : "ended with " + p.describe()) +
-                              (inside ? " inside the kernel call of " + case_label(cases, current)
-                                      : " before " + case_label(cases, static_cast<int>(m.calls.size()))));
-  }
-  if (p.exit_code != 0) {
-    const std::string why = p.err.substr(0, p.err.find('\n'));
-    return std::make_pair(EvalStatus::runtime_error, "the program " + p.describe() + (why.empty() ? "" : ": " + why) +
-                                                         " after its last call (the kernel damaged the harness?)");
-  }
-  if (!m.error.empty()) return std::make_pair(EvalStatus::runtime_error, "the run's measurement is incomplete: " + m.error);
-  return std::nullopt;
-}
-
 }  // namespace
 
-BoardEvaluator::BoardEvaluator(BoardEvaluatorConfig cfg, Compiler& compiler, Runner& runner, const cost::CostModel& model)
+BoardEvaluator::BoardEvaluator(BoardEvaluatorConfig cfg, Compiler& compiler, Runner& runner,
+                               const cost::CostModel& model)
     : cfg_(std::move(cfg)), compiler_(compiler), runner_(runner), model_(model) {}
 
 fs::path BoardEvaluator::support_object(const Task& task, const std::string& which) {
@@ -169,7 +68,8 @@ fs::path BoardEvaluator::support_object(const Task& task, const std::string& whi
     req.march = "rv64gc";
     if (which == "board-harness") req.flags = {"-DEOK_BOARD_TIMING"};
     // The sandbox sees only the compile's own directory: the headers go next to the source.
-    for (const char* h : {"eok_markers.h", "harness_protocol.h", "input_values.h"}) req.headers.emplace_back(h, read_file(target / h));
+    for (const char* h : {"eok_markers.h", "harness_protocol.h", "input_values.h"})
+      req.headers.emplace_back(h, read_file(target / h));
   } else if (which == "glue") {
     req.source = generate_glue(task);
     req.march = effective_march(cfg_.board, task.march);
@@ -210,10 +110,10 @@ namespace {
 
 // A program linked and checked, ready for the board: the executable and what the plugin must watch.
 struct Linked {
-  std::string error;                 // the linker's complaint (compile_error)
-  std::string environment;           // the link failed because of the machine (infra_error)
+  std::string error;                   // the linker's complaint (compile_error)
+  std::string environment;             // the link failed because of the machine (infra_error)
   std::optional<Violation> violation;  // an image rule broken (rejected)
-  std::string infra;                 // eok could not analyse its own link
+  std::string infra;                   // eok could not analyse its own link
   std::string watch;
 };
 
@@ -265,7 +165,8 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   if (!pp.ok) {
     res.compiler_output = pp.diagnostics;
     res.timings.compile = since(t);
-    if (!pp.environment.empty()) return finish(EvalStatus::infra_error, "the preprocessor failed because of the machine: " + pp.environment);
+    if (!pp.environment.empty())
+      return finish(EvalStatus::infra_error, "the preprocessor failed because of the machine: " + pp.environment);
     return finish(EvalStatus::compile_error, "does not compile: " + first_error_line(pp.diagnostics));
   }
   res.kernel_hash = kernel_identity(pp);
@@ -285,8 +186,8 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
     return reject(*ov.violation);
   }
   if (!ov.entry_defined) {
-    return finish(EvalStatus::compile_error, "does not define the entry function " + task.entry + "; the task expects `" +
-                                                 task.signature + "`");
+    return finish(EvalStatus::compile_error,
+                  "does not define the entry function " + task.entry + "; the task expects `" + task.signature + "`");
   }
 
   const fs::path harness = support_object(task, "harness");
@@ -306,10 +207,13 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
     const auto t0 = Clock::now();
     const fs::path dir = tmp.path() / "ref";
     fs::create_directories(dir);
-    Linked l = link_and_check(compiler_, {{harness, "harness.o"}, {glue, "glue.o"}, {ref, "ref.o"}}, dir / "ref", false, cases);
+    Linked l = link_and_check(compiler_, {{harness, "harness.o"}, {glue, "glue.o"}, {ref, "ref.o"}}, dir / "ref", false,
+                              cases);
     RunOutcome out;
-    if (l.error.empty() && l.infra.empty() && !l.violation) out = runner_.run(harness_run(dir / "ref", plan, l.watch, dir, false));
-    else out.process.spawn_error = "linking the reference failed: " + l.error + l.infra;
+    if (l.error.empty() && l.infra.empty() && !l.violation)
+      out = runner_.run(harness_run(dir / "ref", plan, l.watch, dir, false));
+    else
+      out.process.spawn_error = "linking the reference failed: " + l.error + l.infra;
     return std::make_pair(std::move(out), since(t0));
   });
 
@@ -330,11 +234,13 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   res.timings.reference = ref_seconds;
   if (!linked.error.empty()) {
     res.compiler_output += linked.error;
-    if (!linked.environment.empty()) return finish(EvalStatus::infra_error, "the linker failed because of the machine: " + linked.environment);
+    if (!linked.environment.empty())
+      return finish(EvalStatus::infra_error, "the linker failed because of the machine: " + linked.environment);
     return finish(EvalStatus::compile_error, "does not link: " + first_error_line(linked.error));
   }
   if (linked.violation) return reject(*linked.violation);
-  if (!linked.infra.empty()) return finish(EvalStatus::infra_error, linked.infra + ": this is eok's problem, not the kernel's");
+  if (!linked.infra.empty())
+    return finish(EvalStatus::infra_error, linked.infra + ": this is eok's problem, not the kernel's");
   res.run_log = cand.process.err.substr(0, 4096);
   res.network_isolated = cand.process.network_isolated;
 
@@ -343,10 +249,11 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
     if (const std::string disk = storage_failure(tmp.path()); !disk.empty()) {
       return finish(EvalStatus::infra_error, "the reference of " + task.id + " could not write its results: " + disk);
     }
-    return finish(EvalStatus::infra_error, "the reference of " + task.id + " failed (" + ref_run.process.describe() + " " +
-                                               ref_run.process.spawn_error + ref_run.process.err.substr(0, 300) +
-                                               (ref_m.violation ? ref_m.violation->rule + ": " + ref_m.violation->detail : "") +
-                                               "): this is eok's problem, not the kernel's");
+    return finish(EvalStatus::infra_error,
+                  "the reference of " + task.id + " failed (" + ref_run.process.describe() + " " +
+                      ref_run.process.spawn_error + ref_run.process.err.substr(0, 300) +
+                      (ref_m.violation ? ref_m.violation->rule + ": " + ref_m.violation->detail : "") +
+                      "): this is eok's problem, not the kernel's");
   }
   const Measurement cand_m = parse_measurement(cand.measurement);
   res.sandboxed = cand_m.sandboxed;
@@ -354,7 +261,8 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
     // A program that failed while its directory takes no writes may only have been unable to write its
     // results (the harness exits 4, the observer's file ends early): the machine's failure. A kernel that
     // flooded stdout past the cap filled the disk itself and keeps its own verdict.
-    if (bad->first != EvalStatus::infra_error && bad->first != EvalStatus::rejected && cand.harness_bytes <= cand.harness.size()) {
+    if (bad->first != EvalStatus::infra_error && bad->first != EvalStatus::rejected &&
+        cand.harness_bytes <= cand.harness.size()) {
       if (const std::string disk = storage_failure(dir); !disk.empty()) {
         res.rule.clear();
         return finish(EvalStatus::infra_error, "the candidate's run could not write its results: " + disk);
@@ -390,6 +298,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
   std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return reports[a].cycles < reports[b].cycles; });
   for (size_t i : order) res.timed_call_cycles.push_back(reports[i].cycles);
+  EOK_ASSERT(!reports.empty(), "a correct run has a profile of at least one timed call");
   res.cost = reports[order[(order.size() - 1) / 2]];  // the median (the lower middle of an even count)
   res.timings.model = since(t);
   res.cycles = res.cost->cycles;
@@ -397,56 +306,65 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
   if (roof > 0) res.roofline_cycles = roof;
   if (roof > 0 && *res.cycles < kRooflineMargin * roof) {
     res.rule = "beyond-roofline";
-    return finish(EvalStatus::rejected, "beyond-roofline: modeled " + std::to_string(static_cast<long long>(*res.cycles)) +
-                                            " cycles, far below the task's roofline bound of " +
-                                            std::to_string(static_cast<long long>(roof)) +
-                                            " cycles: no kernel can be this fast on this board; flagged for review (a hole in "
-                                            "the evaluator, or a task.toml that overstates its work)");
+    return finish(EvalStatus::rejected,
+                  "beyond-roofline: modeled " + std::to_string(static_cast<long long>(*res.cycles)) +
+                      " cycles, far below the task's roofline bound of " +
+                      std::to_string(static_cast<long long>(roof)) +
+                      " cycles: no kernel can be this fast on this board; flagged for review (a hole in "
+                      "the evaluator, or a task.toml that overstates its work)");
   }
   if (cfg_.board_timer) {
     if (auto bad = time_on_board(task, cc.object, glue, tmp.path(), seed, res)) return finish(bad->first, bad->second);
     // The board's harness shares its process with the kernel: a time no kernel can reach is not believed.
     // The margin is wider than for the model: the bound is the model's, and a real board may beat the
     // model (up to 1.5x on the calibration set).
-    if (res.measurement->median_cycles <= 0 || (roof > 0 && res.measurement->median_cycles < kBoardRooflineMargin * roof)) {
+    if (res.measurement->median_cycles <= 0 ||
+        (roof > 0 && res.measurement->median_cycles < kBoardRooflineMargin * roof)) {
       res.rule = "beyond-roofline";
-      return finish(EvalStatus::rejected, "beyond-roofline: measured " + std::to_string(static_cast<long long>(res.measurement->median_cycles)) +
-                                              " cycles on " + res.measurement->host + ", below the task's roofline bound of " +
-                                              std::to_string(static_cast<long long>(roof)) +
-                                              " cycles: no kernel can be this fast; a forged or broken timing, flagged for review");
+      return finish(EvalStatus::rejected,
+                    "beyond-roofline: measured " +
+                        std::to_string(static_cast<long long>(res.measurement->median_cycles)) + " cycles on " +
+                        res.measurement->host + ", below the task's roofline bound of " +
+                        std::to_string(static_cast<long long>(roof)) +
+                        " cycles: no kernel can be this fast; a forged or broken timing, flagged for review");
     }
     const BoardTiming& b = *res.measurement;
-    return finish(EvalStatus::ok, "correct on " + std::to_string(cases.size()) + " cases (virtual " + cfg_.board.virtual_board +
-                                      "); on " + b.host + ": median " + std::to_string(static_cast<long long>(b.median_cycles)) +
-                                      " cycles of " + std::to_string(b.samples.size()) + " timed calls (MAD " +
-                                      std::to_string(static_cast<long long>(b.mad)) + " " + b.unit + ", " + b.timer + ")");
+    return finish(EvalStatus::ok,
+                  "correct on " + std::to_string(cases.size()) + " cases (virtual " + cfg_.board.virtual_board +
+                      "); on " + b.host + ": median " + std::to_string(static_cast<long long>(b.median_cycles)) +
+                      " cycles of " + std::to_string(b.samples.size()) + " timed calls (MAD " +
+                      std::to_string(static_cast<long long>(b.mad)) + " " + b.unit + ", " + b.timer + ")");
   }
   return finish(EvalStatus::ok, "correct on " + std::to_string(cases.size()) + " cases; " +
                                     std::to_string(static_cast<long long>(res.cost->cycles)) + " modeled cycles (" +
                                     res.cost->bound + "-bound)");
 }
 
-std::optional<std::pair<EvalStatus, std::string>> BoardEvaluator::time_on_board(const Task& task, const fs::path& object,
-                                                                                const fs::path& glue, const fs::path& dir,
-                                                                                uint64_t seed, EvalResult& res) {
+std::optional<std::pair<EvalStatus, std::string>> BoardEvaluator::time_on_board(const Task& task,
+                                                                                const fs::path& object,
+                                                                                const fs::path& glue,
+                                                                                const fs::path& dir, uint64_t seed,
+                                                                                EvalResult& res) {
   // The board's own protocol: its warm-up and timed calls, fresh inputs each; the checks already ran.
   const auto& m = cfg_.board.measure;
   auto cases = plan_cases(task, seed, m.warmup, m.repeats);
   cases.erase(std::remove_if(cases.begin(), cases.end(), [](const PlannedCase& c) { return !c.timed && !c.warmup; }),
               cases.end());
   const fs::path exe = dir / "cand-board";
-  Linked linked = link_and_check(compiler_, {{support_object(task, "board-harness"), "harness.o"},
-                                             {glue, "glue.o"},
-                                             {object, "candidate.o"}},
-                                 exe, true, cases);
-  if (!linked.error.empty()) return std::make_pair(EvalStatus::infra_error, "linking with the board harness failed: " + first_error_line(linked.error));
+  Linked linked = link_and_check(
+      compiler_, {{support_object(task, "board-harness"), "harness.o"}, {glue, "glue.o"}, {object, "candidate.o"}}, exe,
+      true, cases);
+  if (!linked.error.empty())
+    return std::make_pair(EvalStatus::infra_error,
+                          "linking with the board harness failed: " + first_error_line(linked.error));
   if (linked.violation) {
     res.rule = linked.violation->rule;
     return std::make_pair(EvalStatus::rejected, linked.violation->rule + ": " + linked.violation->detail);
   }
   if (!linked.infra.empty()) return std::make_pair(EvalStatus::infra_error, linked.infra);
   const auto t0 = Clock::now();
-  remote::TimingOutcome t = cfg_.board_timer->time({exe, render_plan(task, cases), static_cast<size_t>(m.warmup), static_cast<size_t>(m.repeats)});
+  remote::TimingOutcome t = cfg_.board_timer->time(
+      {exe, render_plan(task, cases), static_cast<size_t>(m.warmup), static_cast<size_t>(m.repeats)});
   res.timings.run += since(t0);
   if (t.status != EvalStatus::ok) {
     if (!t.rule.empty()) res.rule = t.rule;
@@ -476,7 +394,8 @@ fs::path BoardEvaluator::baseline_file(const Task& task) const {
 namespace {
 
 // The checksum a baseline cache entry carries: an entry whose figures were changed on disk is measured again.
-std::string baseline_checksum(const std::string& task, double cycles, double run_seconds, const std::string& kernel_hash) {
+std::string baseline_checksum(const std::string& task, double cycles, double run_seconds,
+                              const std::string& kernel_hash) {
   char figures[96];
   std::snprintf(figures, sizeof figures, "%.17g %.17g", cycles, run_seconds);
   return content_hash(task + "\n" + figures + "\n" + kernel_hash);
@@ -491,7 +410,8 @@ std::optional<BoardEvaluator::Baseline> BoardEvaluator::cached_baseline(const Ta
     auto j = nlohmann::json::parse(read_file(file));
     const Baseline b{j.at("cycles").get<double>(), j.at("run_seconds").get<double>()};
     if (j.value("checksum", "") != baseline_checksum(task.id, b.cycles, b.run_seconds, j.value("kernel_hash", ""))) {
-      log::warn("the baseline cache {} does not match its checksum (changed on disk?): ker0 is measured again", file.string());
+      log::warn("the baseline cache {} does not match its checksum (changed on disk?): ker0 is measured again",
+                file.string());
       return std::nullopt;
     }
     return b;
@@ -505,7 +425,8 @@ double BoardEvaluator::run_timeout(const Task& task) const {
   // Ten times what ker0 needs on this board, at least 3 s: a kernel stuck in a loop costs seconds, not the
   // board's whole limit. Without a measured ker0 the board's limit applies.
   auto b = cached_baseline(task);
-  return b ? std::clamp(10 * b->run_seconds + 2, 3.0, cfg_.board.qemu.timeout_seconds) : cfg_.board.qemu.timeout_seconds;
+  return b ? std::clamp(10 * b->run_seconds + 2, 3.0, cfg_.board.qemu.timeout_seconds)
+           : cfg_.board.qemu.timeout_seconds;
 }
 
 double BoardEvaluator::baseline_cycles(const Task& task) {
@@ -549,7 +470,11 @@ EvalResult BoardEvaluator::evaluate_against_baseline(const Task& task, const std
 
 std::string measurement_fingerprint(const BoardProfile& board, const Toolchain& tools) {
   Hasher h;
-  h.add(read_file(board.file)).add(read_file(board.cost_table)).add(read_file(board.memory_model)).add(tools.clang_version).add(tools.qemu_version);
+  h.add(read_file(board.file))
+      .add(read_file(board.cost_table))
+      .add(read_file(board.memory_model))
+      .add(tools.clang_version)
+      .add(tools.qemu_version);
   if (!tools.plugin.empty()) h.add(read_file(tools.plugin));
   // The cost model and checker are compiled into eok itself: a rebuilt eok re-measures its baselines. The
   // linker's build id names the build without reading the (large) executable; without one, its bytes do.

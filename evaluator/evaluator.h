@@ -77,8 +77,9 @@ class BoardEvaluator : public Evaluator {
   // Times a kernel that passed on the virtual twin on the real board (its object linked with the board
   // harness and the task's glue object); fills res or returns why not.
   std::optional<std::pair<EvalStatus, std::string>> time_on_board(const Task& task, const std::filesystem::path& object,
-                                                                  const std::filesystem::path& glue, const std::filesystem::path& dir,
-                                                                  uint64_t seed, EvalResult& res);
+                                                                  const std::filesystem::path& glue,
+                                                                  const std::filesystem::path& dir, uint64_t seed,
+                                                                  EvalResult& res);
   std::filesystem::path baseline_file(const Task& task) const;
   std::optional<Baseline> cached_baseline(const Task& task) const;
   double run_timeout(const Task& task) const;

@@ -13,12 +13,12 @@ namespace eok::evaluator {
 
 // Where one buffer of a case lives in the guest: the harness maps it there and the plugin reads it there.
 struct PlacedBuffer {
-  size_t arg = 0;              // index in the task's arguments
-  char access = 'i';           // 'i', 'o', 'b'
+  size_t arg = 0;     // index in the task's arguments
+  char access = 'i';  // 'i', 'o', 'b'
   size_t elem_bytes = 0;
-  uint64_t count = 0;          // elements
-  uint64_t map_addr = 0;       // the mapping (eok_layout_buffer in target/harness_protocol.h)
-  uint64_t data_addr = 0;      // the data inside it
+  uint64_t count = 0;      // elements
+  uint64_t map_addr = 0;   // the mapping (eok_layout_buffer in target/harness_protocol.h)
+  uint64_t data_addr = 0;  // the data inside it
   uint64_t guard_before = 0, data_bytes = 0, guard_after = 0;
 };
 

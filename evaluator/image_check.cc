@@ -9,6 +9,7 @@
 
 #include "evaluator/elf_object.h"
 #include "evaluator/target/eok_markers.h"
+#include "src/common/text.h"
 #include "src/common/error.h"
 
 namespace eok::evaluator {
@@ -16,12 +17,6 @@ namespace eok::evaluator {
 namespace {
 
 constexpr uint64_t kPage = 4096;
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // Output sections of the harness and the static C library that hold code (the sandbox links the same
 // toolchain every time); anything else executable came from the candidate.
@@ -34,8 +29,8 @@ bool known_code_section(const std::string& name) {
 
 // The pages an executable segment maps, and where their bytes come from in the file.
 struct ExecRange {
-  uint64_t lo, hi;      // page-rounded virtual range
-  uint64_t file_lo;     // file offset of `lo`
+  uint64_t lo, hi;   // page-rounded virtual range
+  uint64_t file_lo;  // file offset of `lo`
 };
 
 }  // namespace
@@ -57,8 +52,9 @@ ImageVerdict check_image(std::string_view exe, bool with_candidate) {
     }
     if (seg.type != PT_LOAD || !(seg.flags & PF_X)) continue;
     if (seg.flags & PF_W) {
-      v.violation = Violation{"writable-code", "the linked program has a segment that is both writable and executable at " +
-                                                   hex(seg.vaddr) + " (a writable section was merged into code)"};
+      v.violation =
+          Violation{"writable-code", "the linked program has a segment that is both writable and executable at " +
+                                         hex_address(seg.vaddr) + " (a writable section was merged into code)"};
       return v;
     }
     const uint64_t lo = seg.vaddr & ~(kPage - 1);
@@ -87,14 +83,15 @@ ImageVerdict check_image(std::string_view exe, bool with_candidate) {
         v.facts.candidate_code.emplace_back(lo, hi);
         found_candidate = true;
       } else if (!known_code_section(sec.name)) {
-        v.violation = Violation{"executable-data", "section " + sec.name + " lands in executable memory at " + hex(lo) +
+        v.violation = Violation{"executable-data", "section " + sec.name + " lands in executable memory at " + hex_address(lo) +
                                                        "; only code may be executable"};
         return v;
       }
     }
   }
   if (with_candidate && !found_candidate) {
-    v.infra = std::string("the linked program has no ") + kCandidateSection + " section (the link script was not applied?)";
+    v.infra =
+        std::string("the linked program has no ") + kCandidateSection + " section (the link script was not applied?)";
     return v;
   }
 
@@ -115,12 +112,15 @@ ImageVerdict check_image(std::string_view exe, bool with_candidate) {
       if (w != EOK_MARK_BEGIN_INSN && w != EOK_MARK_END_INSN) continue;
       const uint64_t at = r.lo + off;
       if (at < call_lo || at >= call_hi) {
-        v.violation = Violation{"measurement-marker", "a measurement marker instruction at " + hex(at) +
-                                                          ", outside the harness (only the harness may mark the timed call)"};
+        v.violation =
+            Violation{"measurement-marker", "a measurement marker instruction at " + hex_address(at) +
+                                                ", outside the harness (only the harness may mark the timed call)"};
         return v;
       }
-      if (w == EOK_MARK_BEGIN_INSN) ++begins, v.facts.begin_marker = at;
-      else ++ends, v.facts.end_marker = at;
+      if (w == EOK_MARK_BEGIN_INSN)
+        ++begins, v.facts.begin_marker = at;
+      else
+        ++ends, v.facts.end_marker = at;
     }
   }
   if (begins != 1 || ends != 1) {

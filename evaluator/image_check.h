@@ -19,7 +19,7 @@
 namespace eok::evaluator {
 
 struct ImageFacts {
-  uint64_t begin_marker = 0, end_marker = 0;                 // the harness's two marker instructions
+  uint64_t begin_marker = 0, end_marker = 0;                  // the harness's two marker instructions
   std::vector<std::pair<uint64_t, uint64_t>> candidate_code;  // [lo, hi): candidate bytes in executable pages
 };
 

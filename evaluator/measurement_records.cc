@@ -87,7 +87,7 @@ Measurement parse_measurement(std::string_view bytes, MeasurementKind kind) {
     return m;
   }
   Reader r(bytes.substr(EOK_MEAS_MAGIC_LEN));
-  bool ended = false;  // a VIOLATION or EXIT record came: nothing may follow
+  bool ended = false;     // a VIOLATION or EXIT record came: nothing may follow
   uint32_t previous = 0;  // the type of the previous record
   while (r.left() > 0) {
     eok_m_header h;
@@ -104,12 +104,18 @@ Measurement parse_measurement(std::string_view bytes, MeasurementKind kind) {
       m.error = "unknown record of type " + std::to_string(h.type);
       return m;
     }
-    if (ended) disorder = "a record after the run's end";
-    else if ((h.type == EOK_M_HELLO) == m.hello) disorder = m.hello ? "a second hello" : "a record before the hello";
-    else if (h.type == EOK_M_BEGIN && begun != done) disorder = "a call began before the last one ended";
-    else if (h.type == EOK_M_CALL && begun != done + 1) disorder = "a call ended that had not begun";
-    else if (kind == MeasurementKind::regions && (h.type == EOK_M_BEGIN || h.type == EOK_M_CALL)) disorder = "a call in a program with regions";
-    else if (kind == MeasurementKind::calls && h.type == EOK_M_PROFILE && previous != EOK_M_CALL) disorder = "a profile not right after a call";
+    if (ended)
+      disorder = "a record after the run's end";
+    else if ((h.type == EOK_M_HELLO) == m.hello)
+      disorder = m.hello ? "a second hello" : "a record before the hello";
+    else if (h.type == EOK_M_BEGIN && begun != done)
+      disorder = "a call began before the last one ended";
+    else if (h.type == EOK_M_CALL && begun != done + 1)
+      disorder = "a call ended that had not begun";
+    else if (kind == MeasurementKind::regions && (h.type == EOK_M_BEGIN || h.type == EOK_M_CALL))
+      disorder = "a call in a program with regions";
+    else if (kind == MeasurementKind::calls && h.type == EOK_M_PROFILE && previous != EOK_M_CALL)
+      disorder = "a profile not right after a call";
     if (disorder) {
       m.tampered = disorder;
       return m;

@@ -21,7 +21,7 @@ struct BufferOutput {
   int64_t guard_before = 0;  // see eok_m_buffer
   int64_t guard_after = 0;
   uint64_t input_changed = 0;
-  std::string data;          // out and inout buffers
+  std::string data;  // out and inout buffers
 };
 
 struct CallOutput {
@@ -54,8 +54,8 @@ struct Measurement {
   };
   std::vector<Profile> profiles;
   std::optional<PluginViolation> violation;
-  bool exited = false;           // the guest exited through exit_group, outside any call
-  std::string error;             // why parsing stopped early, if it did
+  bool exited = false;  // the guest exited through exit_group, outside any call
+  std::string error;    // why parsing stopped early, if it did
   // Records out of the order the plugin writes them in (a second profile, a call that ends twice, records
   // after the end): only a guest that reached the plugin's memory could cause it.
   std::string tampered;

@@ -31,12 +31,14 @@ void check_static_riscv_program(std::string_view bytes, const std::string& name)
   if (!elf) elf = parse(kEtDyn);
   if (!elf) throw Error(name + " is not a riscv64 ELF executable; " + kHowToBuild);
   for (const auto& seg : elf->segments()) {
-    if (seg.type == kPtInterp) throw Error(name + " is dynamically linked; the board runs static programs only; " + kHowToBuild);
+    if (seg.type == kPtInterp)
+      throw Error(name + " is dynamically linked; the board runs static programs only; " + kHowToBuild);
   }
 }
 
 ProgramMeasurement measure_program(Runner& runner, const cost::CostModel& model, const fs::path& program,
-                                   const std::vector<std::string>& args, const fs::path& scratch, double timeout_seconds) {
+                                   const std::vector<std::string>& args, const fs::path& scratch,
+                                   double timeout_seconds) {
   const std::string bytes = read_regular_file(program, 512ull << 20, "program");
   check_static_riscv_program(bytes, program.string());
   fs::create_directories(scratch);
@@ -65,12 +67,18 @@ ProgramMeasurement measure_program(Runner& runner, const cost::CostModel& model,
     }
     pm.regions.push_back({p.call_index, model.estimate(p.profile)});
   }
-  if (!m.tampered.empty()) pm.problem = "the measurement file is out of order (" + m.tampered + "): the program wrote into the emulator";
-  else if (m.violation) pm.problem = m.violation->rule + ": " + m.violation->detail;
-  else if (!m.hello) pm.problem = "the board's plugin did not start (" + out.process.describe() + "): run `eok doctor`";
-  else if (!m.sandboxed) pm.problem = "the run was not sandboxed: run `eok doctor`";
-  else if (!m.error.empty() && m.error != "truncated record") pm.problem = "the measurement file is damaged: " + m.error;
-  else if (!m.exited && out.process.ok()) pm.problem = "the program ended inside a region (EOK_REGION_BEGIN without EOK_REGION_END)";
+  if (!m.tampered.empty())
+    pm.problem = "the measurement file is out of order (" + m.tampered + "): the program wrote into the emulator";
+  else if (m.violation)
+    pm.problem = m.violation->rule + ": " + m.violation->detail;
+  else if (!m.hello)
+    pm.problem = "the board's plugin did not start (" + out.process.describe() + "): run `eok doctor`";
+  else if (!m.sandboxed)
+    pm.problem = "the run was not sandboxed: run `eok doctor`";
+  else if (!m.error.empty() && m.error != "truncated record")
+    pm.problem = "the measurement file is damaged: " + m.error;
+  else if (!m.exited && out.process.ok())
+    pm.problem = "the program ended inside a region (EOK_REGION_BEGIN without EOK_REGION_END)";
   return pm;
 }
 

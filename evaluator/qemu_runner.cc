@@ -38,13 +38,17 @@ RunOutcome QemuRunner::run(const RunRequest& req) {
   run.profile = sandbox::SeccompProfile::emulator_startup;
   run.proc = true;  // qemu reads /proc/self/maps at start
   run.binds.push_back({tools_.plugin, "/eok/eok-k1-plugin.so", false});
-  run.argv = {fs::canonical(tools_.qemu).string(), "-cpu", board_.qemu.cpu, "-plugin",
-              "/eok/eok-k1-plugin.so,out=" + in + "measure.bin," + (req.regions ? "regions=1" : "watch=" + in + "watch.txt") +
-                  ",filter=" + in + "guest.bpf" + ",measure=" + (req.measure ? "1" : "0") + ",flush=" + (board_.protocol.flush_before_timed_call ? "1" : "0") +
-                  ",line=" + std::to_string(c.line_bytes) + ",l1_sets=" + std::to_string(c.l1_sets()) +
-                  ",l1_ways=" + std::to_string(c.l1_ways) + ",l2_sets=" + std::to_string(c.l2_sets()) +
-                  ",l2_ways=" + std::to_string(c.l2_ways) + ",l2_policy=" + c.l2_policy,
-              in + req.program.filename().string()};
+  run.argv = {
+      fs::canonical(tools_.qemu).string(),
+      "-cpu",
+      board_.qemu.cpu,
+      "-plugin",
+      "/eok/eok-k1-plugin.so,out=" + in + "measure.bin," + (req.regions ? "regions=1" : "watch=" + in + "watch.txt") +
+          ",filter=" + in + "guest.bpf" + ",measure=" + (req.measure ? "1" : "0") +
+          ",flush=" + (board_.protocol.flush_before_timed_call ? "1" : "0") + ",line=" + std::to_string(c.line_bytes) +
+          ",l1_sets=" + std::to_string(c.l1_sets()) + ",l1_ways=" + std::to_string(c.l1_ways) + ",l2_sets=" +
+          std::to_string(c.l2_sets()) + ",l2_ways=" + std::to_string(c.l2_ways) + ",l2_policy=" + c.l2_policy,
+      in + req.program.filename().string()};
   run.argv.insert(run.argv.end(), req.args.begin(), req.args.end());
   run.stdin_path = req.workdir / "plan.txt";
   run.stdout_path = records;

@@ -11,7 +11,8 @@ namespace {
 unsigned element_bits(const std::string& dtype) {
   if (dtype.size() >= 2 && (dtype[0] == 'f' || dtype[0] == 'i' || dtype[0] == 'u')) {
     const std::string digits = dtype.substr(1);
-    if (digits == "8" || digits == "16" || digits == "32" || digits == "64") return static_cast<unsigned>(std::stoi(digits));
+    if (digits == "8" || digits == "16" || digits == "32" || digits == "64")
+      return static_cast<unsigned>(std::stoi(digits));
   }
   throw ConfigError("roofline: unknown data type '" + dtype + "' (expected f16, f32, i32, ...)");
 }
@@ -27,7 +28,8 @@ PeakRates peak_rates(const BoardProfile& board, const cost::X60Table& table, con
   const char* fma = dtype[0] == 'f' ? "vfmacc.vv" : "vmacc.vv";
   const auto cost = table.vector(fma, false, vt);
   if (!cost || cost->rthroughput <= 0) {
-    throw ConfigError(std::string("roofline: the cost table has no ") + fma + " figure for e" + std::to_string(sew) + "m1");
+    throw ConfigError(std::string("roofline: the cost table has no ") + fma + " figure for e" + std::to_string(sew) +
+                      "m1");
   }
   PeakRates p;
   p.ops_per_cycle = 2.0 * (board.vlen / sew) / cost->rthroughput;
@@ -46,7 +48,8 @@ PeakRates peak_rates(const BoardProfile& board, const cost::X60Table& table, con
       }
     }
   }
-  if (p.l1_read <= 0 || p.l1_write <= 0) throw ConfigError("roofline: the cost table has no unit-stride vector load/store figure");
+  if (p.l1_read <= 0 || p.l1_write <= 0)
+    throw ConfigError("roofline: the cost table has no unit-stride vector load/store figure");
   p.l2_read = mem.l2_read;
   p.dram_read = mem.dram_read;
   p.dram_write = mem.dram_write;
@@ -62,7 +65,8 @@ Roofline task_roofline(const Task& task, const PeakRates& peak) {
   Roofline r;
   r.flops = static_cast<double>(eval_size_expr(task.flops, task.timed));
   r.bytes = static_cast<double>(eval_size_expr(task.bytes, task.timed));
-  if (r.flops < 0 || r.bytes <= 0) throw ConfigError("task " + task.id + ": flops must be >= 0 and bytes > 0 at the timed size");
+  if (r.flops < 0 || r.bytes <= 0)
+    throw ConfigError("task " + task.id + ": flops must be >= 0 and bytes > 0 at the timed size");
   double output_bytes = 0;
   for (const auto& a : task.args) {
     if (a.is_buffer && a.access != Access::in) {

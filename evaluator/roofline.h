@@ -22,19 +22,19 @@
 namespace eok::evaluator {
 
 struct PeakRates {
-  double ops_per_cycle = 0;             // for the task's element type
-  double l1_read = 0, l1_write = 0;     // bytes per cycle: best unit-stride vector load / store
-  double l2_read = 0;                   // the memory model's L2 read bandwidth
-  double dram_read = 0, dram_write = 0; // the memory model's DRAM bandwidths
-  double l1_bytes = 0, l2_bytes = 0;    // capacities
+  double ops_per_cycle = 0;              // for the task's element type
+  double l1_read = 0, l1_write = 0;      // bytes per cycle: best unit-stride vector load / store
+  double l2_read = 0;                    // the memory model's L2 read bandwidth
+  double dram_read = 0, dram_write = 0;  // the memory model's DRAM bandwidths
+  double l1_bytes = 0, l2_bytes = 0;     // capacities
 };
 
 struct Roofline {
-  double flops = 0, bytes = 0;          // declared, at the timed size
+  double flops = 0, bytes = 0;  // declared, at the timed size
   double read_bytes = 0, write_bytes = 0;
   double compute_cycles = 0, memory_cycles = 0;
-  double bound_cycles = 0;              // max of the two
-  std::string limit;                    // "compute" or "memory"
+  double bound_cycles = 0;  // max of the two
+  std::string limit;        // "compute" or "memory"
   double intensity() const { return bytes > 0 ? flops / bytes : 0; }
   // How far `cycles` is from the bound (>= 1 for any honest kernel); 0 when there is no bound.
   double distance(double cycles) const { return bound_cycles > 0 ? cycles / bound_cycles : 0; }

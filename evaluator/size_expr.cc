@@ -85,7 +85,8 @@ class Parser {
     }
     if (std::isalpha(static_cast<unsigned char>(c)) || c == '_') {
       size_t start = pos_;
-      while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_')) ++pos_;
+      while (pos_ < text_.size() && (std::isalnum(static_cast<unsigned char>(text_[pos_])) || text_[pos_] == '_'))
+        ++pos_;
       std::string name(text_.substr(start, pos_ - start));
       auto it = params_.find(name);
       if (it == params_.end()) fail("unknown size parameter '" + name + "'");
@@ -101,7 +102,9 @@ class Parser {
 
 }  // namespace
 
-int64_t eval_size_expr(std::string_view expr, const SizeParams& params) { return Parser(expr, params).parse(); }
+int64_t eval_size_expr(std::string_view expr, const SizeParams& params) {
+  return Parser(expr, params).parse();
+}
 
 std::string format_sizes(const SizeParams& params) {
   std::string out;

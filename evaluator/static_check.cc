@@ -13,6 +13,7 @@
 #include "evaluator/elf_object.h"
 #include "evaluator/riscv/decoder.h"
 #include "evaluator/target/eok_markers.h"
+#include "src/common/text.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/common/hash.h"
@@ -27,21 +28,22 @@ constexpr size_t kMaxPreprocessedBytes = 8u << 20;
 // far from what it would take to ship precomputed answers.
 constexpr uint64_t kMaxAllocatedBytes = 16ull << 20;
 
-constexpr std::array kAllowedHeaders = {"riscv_vector.h", "stddef.h", "stdint.h", "stdbool.h", "math.h",
+constexpr std::array kAllowedHeaders = {"riscv_vector.h", "stddef.h", "stdint.h", "stdbool.h",  "math.h",
                                         "string.h",       "float.h",  "limits.h", "stdalign.h", "inttypes.h"};
-
-std::string hex(uint64_t v) {
-  char buf[32];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(v));
-  return buf;
-}
 
 // CSRs a numeric kernel may touch: FP flags/rounding, vector state, vlenb.
 bool csr_allowed(uint16_t csr) {
   switch (csr) {
-    case 0x001: case 0x002: case 0x003:  // fflags, frm, fcsr
-    case 0x008: case 0x009: case 0x00a: case 0x00f:  // vstart, vxsat, vxrm, vcsr
-    case 0xc20: case 0xc21: case 0xc22:  // vl, vtype, vlenb
+    case 0x001:
+    case 0x002:
+    case 0x003:  // fflags, frm, fcsr
+    case 0x008:
+    case 0x009:
+    case 0x00a:
+    case 0x00f:  // vstart, vxsat, vxrm, vcsr
+    case 0xc20:
+    case 0xc21:
+    case 0xc22:  // vl, vtype, vlenb
       return true;
     default:
       return false;
@@ -66,8 +68,8 @@ std::optional<std::string> section_problem(const ElfSection& s) {
   }
   if (starts(".data") || starts(".sdata") || starts(".bss") || starts(".sbss")) return std::nullopt;
   // Sections the linker reads or drops and never maps.
-  static const char* unmapped[] = {".rela", ".debug_", ".note.GNU-stack", ".comment", ".riscv.attributes", ".symtab",
-                                   ".strtab", ".shstrtab", ".llvm_addrsig", ".group"};
+  static const char* unmapped[] = {".rela",   ".debug_", ".note.GNU-stack", ".comment",      ".riscv.attributes",
+                                   ".symtab", ".strtab", ".shstrtab",       ".llvm_addrsig", ".group"};
   for (const char* p : unmapped) {
     if (starts(p)) return alloc ? std::optional<std::string>("a mapped " + std::string(p) + " section") : std::nullopt;
   }
@@ -105,7 +107,8 @@ void for_each_identifier(std::string_view line, F&& f) {
 
 // A clang line marker: # <line> "<file>" [flags]. Returns the file, or nullopt for an ordinary line.
 std::optional<std::string> line_marker_file(std::string_view line) {
-  if (line.size() < 5 || line[0] != '#' || line[1] != ' ' || !std::isdigit(static_cast<unsigned char>(line[2]))) return std::nullopt;
+  if (line.size() < 5 || line[0] != '#' || line[1] != ' ' || !std::isdigit(static_cast<unsigned char>(line[2])))
+    return std::nullopt;
   const size_t q = line.find('"');
   const size_t e = q == std::string_view::npos ? q : line.find('"', q + 1);
   if (e == std::string_view::npos) return std::nullopt;
@@ -119,14 +122,16 @@ std::optional<Violation> check_source(std::string_view source) {
     return Violation{"source-size", "the kernel source is " + byte_size_text(source.size()) + "; the limit is " +
                                         byte_size_text(kKernelSourceMaxBytes)};
   }
-  if (source.find('\0') != std::string_view::npos) return Violation{"binary-source", "the kernel source contains NUL bytes"};
+  if (source.find('\0') != std::string_view::npos)
+    return Violation{"binary-source", "the kernel source contains NUL bytes"};
   return std::nullopt;
 }
 
 std::optional<Violation> check_preprocessed(const Preprocessed& pp, const std::string& main_file) {
   if (pp.text.size() > kMaxPreprocessedBytes) {
-    return Violation{"source-size", "preprocessed (macros expanded), the source is " + std::to_string(pp.text.size() >> 20) +
-                                        " MiB; the limit is " + std::to_string(kMaxPreprocessedBytes >> 20) + " MiB"};
+    return Violation{"source-size", "preprocessed (macros expanded), the source is " +
+                                        std::to_string(pp.text.size() >> 20) + " MiB; the limit is " +
+                                        std::to_string(kMaxPreprocessedBytes >> 20) + " MiB"};
   }
   std::string allowed;
   for (const char* h : kAllowedHeaders) allowed += std::string(allowed.empty() ? "" : ", ") + "<" + h + ">";
@@ -142,7 +147,8 @@ std::optional<Violation> check_preprocessed(const Preprocessed& pp, const std::s
     const std::string name = std::filesystem::path(file).filename().string();
     if (file == main_file || name == "task_prototype.h") continue;
     if (pp.text.find("\"" + file + "\"") != std::string::npos) continue;  // entered as a header (line markers)
-    return Violation{"forbidden-embed", "reads the file " + name + " into the program (#embed); kernels may read no file"};
+    return Violation{"forbidden-embed",
+                     "reads the file " + name + " into the program (#embed); kernels may read no file"};
   }
   std::string_view text = pp.text;
   bool in_main = false;
@@ -162,8 +168,9 @@ std::optional<Violation> check_preprocessed(const Preprocessed& pp, const std::s
     for_each_identifier(line, [&](std::string_view id) {
       if (found) return;
       if (id == "asm" || id == "__asm__" || id == "__asm") {
-        found = Violation{"inline-asm", "line " + std::to_string(line_no) +
-                                            ": inline assembly is not allowed; use the RVV intrinsics of <riscv_vector.h>"};
+        found =
+            Violation{"inline-asm", "line " + std::to_string(line_no) +
+                                        ": inline assembly is not allowed; use the RVV intrinsics of <riscv_vector.h>"};
       } else if (id == "constructor" || id == "destructor" || id == "ifunc" || id == "__constructor__" ||
                  id == "__destructor__" || id == "__ifunc__") {
         found = Violation{"code-outside-call", "line " + std::to_string(line_no) + ": '" + std::string(id) +
@@ -176,18 +183,22 @@ std::optional<Violation> check_preprocessed(const Preprocessed& pp, const std::s
   return std::nullopt;
 }
 
-std::string kernel_identity(const Preprocessed& pp) { return content_hash(pp.normalized); }
+std::string kernel_identity(const Preprocessed& pp) {
+  return content_hash(pp.normalized);
+}
 
 std::optional<Violation> check_instructions(std::span<const uint8_t> bytes, const std::string& where, uint64_t base) {
   for (size_t off = 0; off < bytes.size();) {
     const riscv::Insn insn = riscv::decode({bytes.data() + off, bytes.size() - off});
-    const std::string at = where + "+" + hex(base + off);
+    const std::string at = where + "+" + hex_address(base + off);
     auto reject = [&](const std::string& rule, const std::string& what) { return Violation{rule, at + ": " + what}; };
-    if (insn.cls == riscv::InsnClass::unknown) return reject("undecodable", "not a valid RV64GCV instruction (" + hex(insn.raw) + ")");
-    if (insn.cls == riscv::InsnClass::system) return reject("system-instruction", std::string(insn.mnemonic) + " is not allowed in a kernel");
+    if (insn.cls == riscv::InsnClass::unknown)
+      return reject("undecodable", "not a valid RV64GCV instruction (" + hex_address(insn.raw) + ")");
+    if (insn.cls == riscv::InsnClass::system)
+      return reject("system-instruction", std::string(insn.mnemonic) + " is not allowed in a kernel");
     if (insn.mnemonic == "fence.i") return reject("system-instruction", "fence.i is not allowed in a kernel");
     if (insn.cls == riscv::InsnClass::csr && !csr_allowed(insn.csr)) {
-      return reject("forbidden-csr", std::string(insn.mnemonic) + " of CSR " + hex(insn.csr) +
+      return reject("forbidden-csr", std::string(insn.mnemonic) + " of CSR " + hex_address(insn.csr) +
                                          " (kernels may access only fflags/frm/fcsr and the vector CSRs)");
     }
     if (insn.length == 4 && (insn.raw == EOK_MARK_BEGIN_INSN || insn.raw == EOK_MARK_END_INSN)) {
@@ -202,22 +213,23 @@ bool symbol_allowed(std::string_view name) {
   static const std::array<std::string_view, 3> memory = {"memcpy", "memset", "memmove"};
   // libm: the C99 functions, float and double forms.
   static const std::array<std::string_view, 58> math = {
-      "exp",   "exp2",  "expm1", "log",   "log2",  "log10", "log1p", "pow",   "sqrt",  "cbrt",
-      "sin",   "cos",   "tan",   "asin",  "acos",  "atan",  "atan2", "sinh",  "cosh",  "tanh",
-      "asinh", "acosh", "atanh", "erf",   "erfc",  "fabs",  "floor", "ceil",  "round", "trunc",
-      "rint",  "nearbyint", "lrint", "llrint", "lround", "llround", "fmod", "remainder", "fmin", "fmax",
-      "fma",   "hypot", "ldexp", "frexp", "scalbn", "modf", "copysign", "nextafter", "tgamma", "lgamma",
-      "exp10", "logb",  "ilogb", "fdim",  "sincos", "remquo", "significand", "nan"};
+      "exp",   "exp2",      "expm1", "log",    "log2",   "log10",   "log1p",       "pow",       "sqrt",   "cbrt",
+      "sin",   "cos",       "tan",   "asin",   "acos",   "atan",    "atan2",       "sinh",      "cosh",   "tanh",
+      "asinh", "acosh",     "atanh", "erf",    "erfc",   "fabs",    "floor",       "ceil",      "round",  "trunc",
+      "rint",  "nearbyint", "lrint", "llrint", "lround", "llround", "fmod",        "remainder", "fmin",   "fmax",
+      "fma",   "hypot",     "ldexp", "frexp",  "scalbn", "modf",    "copysign",    "nextafter", "tgamma", "lgamma",
+      "exp10", "logb",      "ilogb", "fdim",   "sincos", "remquo",  "significand", "nan"};
   // Compiler runtime helpers clang may call for fp16/fp128 conversions and wide arithmetic.
   static const std::array<std::string_view, 14> runtime = {
-      "__extendhfsf2", "__truncsfhf2", "__truncdfhf2", "__extendhfdf2", "__extendsftf2", "__trunctfsf2",
-      "__extenddftf2", "__trunctfdf2", "__multf3",     "__addtf3",      "__subtf3",     "__divtf3",
-      "__popcountdi2", "__clzdi2"};
+      "__extendhfsf2", "__truncsfhf2",  "__truncdfhf2",  "__extendhfdf2", "__extendsftf2",
+      "__trunctfsf2",  "__extenddftf2", "__trunctfdf2",  "__multf3",      "__addtf3",
+      "__subtf3",      "__divtf3",      "__popcountdi2", "__clzdi2"};
   if (std::find(memory.begin(), memory.end(), name) != memory.end()) return true;
   if (std::find(runtime.begin(), runtime.end(), name) != runtime.end()) return true;
   std::string_view base = name;
   if (!base.empty() && base.back() == 'f') base.remove_suffix(1);
-  return std::find(math.begin(), math.end(), base) != math.end() || std::find(math.begin(), math.end(), name) != math.end();
+  return std::find(math.begin(), math.end(), base) != math.end() ||
+         std::find(math.begin(), math.end(), name) != math.end();
 }
 
 ObjectVerdict check_object(std::string_view object_bytes, const std::string& entry) {
@@ -238,21 +250,24 @@ ObjectVerdict check_object(std::string_view object_bytes, const std::string& ent
     if (s.flags & SHF_ALLOC) allocated += s.size;
   }
   if (allocated > kMaxAllocatedBytes) {
-    verdict.violation = Violation{"static-data-size", "code and static data of " + std::to_string(allocated >> 20) +
-                                                          " MiB; the limit is " + std::to_string(kMaxAllocatedBytes >> 20) + " MiB"};
+    verdict.violation =
+        Violation{"static-data-size", "code and static data of " + std::to_string(allocated >> 20) +
+                                          " MiB; the limit is " + std::to_string(kMaxAllocatedBytes >> 20) + " MiB"};
     return verdict;
   }
   const auto& sections = obj->sections();
   for (const auto& sym : obj->symbols()) {
     if (sym.name.empty() || sym.type == STT_SECTION || sym.type == STT_FILE) continue;
     if (sym.type == STT_GNU_IFUNC) {
-      verdict.violation = Violation{"code-outside-call", "'" + sym.name + "' is an ifunc: its resolver would run before the kernel call"};
+      verdict.violation = Violation{"code-outside-call",
+                                    "'" + sym.name + "' is an ifunc: its resolver would run before the kernel call"};
       return verdict;
     }
     if (sym.undefined() && sym.bind != STB_LOCAL) {
       if (!symbol_allowed(sym.name)) {
-        verdict.violation = Violation{"forbidden-symbol", "calls or references '" + sym.name +
-                                                              "': kernels may use only libm functions and memcpy/memset/memmove"};
+        verdict.violation =
+            Violation{"forbidden-symbol", "calls or references '" + sym.name +
+                                              "': kernels may use only libm functions and memcpy/memset/memmove"};
         return verdict;
       }
       continue;

@@ -2,7 +2,6 @@
 
 #include <map>
 
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -17,14 +16,26 @@ namespace fs = std::filesystem;
 
 size_t elem_size(ElemType t) {
   switch (t) {
-    case ElemType::f16: case ElemType::i16: case ElemType::u16: return 2;
-    case ElemType::f32: case ElemType::i32: case ElemType::u32: return 4;
-    case ElemType::f64: case ElemType::i64: case ElemType::u64: return 8;
-    default: return 1;
+    case ElemType::f16:
+    case ElemType::i16:
+    case ElemType::u16:
+      return 2;
+    case ElemType::f32:
+    case ElemType::i32:
+    case ElemType::u32:
+      return 4;
+    case ElemType::f64:
+    case ElemType::i64:
+    case ElemType::u64:
+      return 8;
+    default:
+      return 1;
   }
 }
 
-bool elem_is_float(ElemType t) { return t == ElemType::f16 || t == ElemType::f32 || t == ElemType::f64; }
+bool elem_is_float(ElemType t) {
+  return t == ElemType::f16 || t == ElemType::f32 || t == ElemType::f64;
+}
 
 const char* elem_name(ElemType t) {
   static const char* names[] = {"?", "f16", "f32", "f64", "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64"};
@@ -32,17 +43,21 @@ const char* elem_name(ElemType t) {
 }
 
 const char* elem_c_type(ElemType t) {
-  static const char* names[] = {"?",       "_Float16", "float",    "double",  "int8_t",  "int16_t",
+  static const char* names[] = {"?",       "_Float16", "float",   "double",   "int8_t",   "int16_t",
                                 "int32_t", "int64_t",  "uint8_t", "uint16_t", "uint32_t", "uint64_t"};
   return names[static_cast<int>(t)];
 }
 
 const char* dist_name(Dist d) {
   switch (d) {
-    case Dist::uniform: return "uniform";
-    case Dist::sorted: return "sorted";
-    case Dist::nearly_sorted: return "nearly_sorted";
-    case Dist::offsets: return "offsets";
+    case Dist::uniform:
+      return "uniform";
+    case Dist::sorted:
+      return "sorted";
+    case Dist::nearly_sorted:
+      return "nearly_sorted";
+    case Dist::offsets:
+      return "offsets";
   }
   return "?";
 }
@@ -60,7 +75,6 @@ bool parse_number(const std::string& s, double& out) {
   out = std::strtod(s.c_str(), &end);
   return !s.empty() && end == s.c_str() + s.size();
 }
-
 
 struct Loader {
   fs::path file;
@@ -120,12 +134,14 @@ struct Loader {
   }
 
   void parse_dist(ArgSpec& a, const std::string& dist, const std::string& where) const {
-    static const std::pair<const char*, Dist> kinds[] = {
-        {"uniform", Dist::uniform}, {"sorted", Dist::sorted}, {"nearly_sorted", Dist::nearly_sorted}, {"offsets", Dist::offsets}};
+    static const std::pair<const char*, Dist> kinds[] = {{"uniform", Dist::uniform},
+                                                         {"sorted", Dist::sorted},
+                                                         {"nearly_sorted", Dist::nearly_sorted},
+                                                         {"offsets", Dist::offsets}};
     const std::string expected = "expected uniform(lo, hi), sorted(lo, hi), nearly_sorted(lo, hi) or offsets(lo, hi)";
     const auto open = dist.find('('), comma = dist.find(','), close = dist.rfind(')');
-    if (open == std::string::npos || comma == std::string::npos || close == std::string::npos || !(open < comma && comma < close) ||
-        dist.find_first_not_of(" \t", close + 1) != std::string::npos) {
+    if (open == std::string::npos || comma == std::string::npos || close == std::string::npos ||
+        !(open < comma && comma < close) || dist.find_first_not_of(" \t", close + 1) != std::string::npos) {
       fail(where, "dist '" + dist + "': " + expected);
     }
     const std::string kind = trim(dist.substr(0, open));
@@ -138,7 +154,8 @@ struct Loader {
     if (a.dist != Dist::uniform && elem_is_float(a.type) && a.specials) fail(where, "specials need a uniform dist");
     // Numeric bounds are checked now; size-expression bounds when a case is planned.
     double lo = 0, hi = 0;
-    if (parse_number(a.lo, lo) && parse_number(a.hi, hi) && !(lo <= hi)) fail(where, "dist '" + dist + "': lo must be <= hi");
+    if (parse_number(a.lo, lo) && parse_number(a.hi, hi) && !(lo <= hi))
+      fail(where, "dist '" + dist + "': lo must be <= hi");
   }
 
   unsigned parse_specials(const toml::array& arr, const std::string& where) const {
@@ -146,12 +163,18 @@ struct Loader {
     for (const auto& el : arr) {
       auto s = el.value<std::string>();
       if (!s) fail(where, "specials: expected strings");
-      if (*s == "nan") bits |= EOK_SPECIAL_NAN;
-      else if (*s == "inf") bits |= EOK_SPECIAL_INF;
-      else if (*s == "-inf") bits |= EOK_SPECIAL_NEG_INF;
-      else if (*s == "zero") bits |= EOK_SPECIAL_ZERO;
-      else if (*s == "huge") bits |= EOK_SPECIAL_HUGE;
-      else fail(where, "specials: unknown '" + *s + "' (nan, inf, -inf, zero, huge)");
+      if (*s == "nan")
+        bits |= EOK_SPECIAL_NAN;
+      else if (*s == "inf")
+        bits |= EOK_SPECIAL_INF;
+      else if (*s == "-inf")
+        bits |= EOK_SPECIAL_NEG_INF;
+      else if (*s == "zero")
+        bits |= EOK_SPECIAL_ZERO;
+      else if (*s == "huge")
+        bits |= EOK_SPECIAL_HUGE;
+      else
+        fail(where, "specials: unknown '" + *s + "' (nan, inf, -inf, zero, huge)");
     }
     return bits;
   }
@@ -169,17 +192,24 @@ struct Loader {
       a.is_buffer = true;
       a.len = str(t, "len", where);
       const std::string access = str(t, "access", where);
-      if (access == "in") a.access = Access::in;
-      else if (access == "out") a.access = Access::out;
-      else if (access == "inout") a.access = Access::inout;
-      else fail(where, "access '" + access + "': expected in, out or inout");
+      if (access == "in")
+        a.access = Access::in;
+      else if (access == "out")
+        a.access = Access::out;
+      else if (access == "inout")
+        a.access = Access::inout;
+      else
+        fail(where, "access '" + access + "': expected in, out or inout");
       if (const auto* sp = t["specials"].as_array()) a.specials = parse_specials(*sp, where);
       if (a.access != Access::out) parse_dist(a, str(t, "dist", where), where);
     } else if (kind == "scalar") {
       a.c_type = type;
-      if (auto v = t["value"].value<std::string>()) a.value = *v;
-      else if (auto d = t["value"].value<double>()) a.value = std::to_string(*d);
-      else fail(where, "scalar needs a value (a size expression)");
+      if (auto v = t["value"].value<std::string>())
+        a.value = *v;
+      else if (auto d = t["value"].value<double>())
+        a.value = std::to_string(*d);
+      else
+        fail(where, "scalar needs a value (a size expression)");
     } else {
       fail(where, "kind '" + kind + "': expected buffer or scalar");
     }
@@ -220,7 +250,8 @@ Task load_task(const fs::path& dir) {
   Task t;
   t.dir = fs::absolute(dir);
   t.id = L.str(doc, "id", "top level");
-  if (t.id != dir.filename().string()) L.fail("id", "'" + t.id + "' must equal the folder name '" + dir.filename().string() + "'");
+  if (t.id != dir.filename().string())
+    L.fail("id", "'" + t.id + "' must equal the folder name '" + dir.filename().string() + "'");
   t.name = L.str(doc, "name", "top level");
   t.group = L.str(doc, "group", "top level");
   if (t.group != "nn" && t.group != "general") L.fail("group", "expected nn or general");
@@ -230,7 +261,8 @@ Task load_task(const fs::path& dir) {
   if (t.march.rfind("rv64", 0) != 0) L.fail("march", "'" + t.march + "' is not an rv64 -march string");
   t.entry = L.str(doc, "entry", "top level");
   t.signature = L.str(doc, "signature", "top level");
-  if (t.signature.find(t.entry + "(") == std::string::npos) L.fail("signature", "does not declare " + t.entry + "(...)");
+  if (t.signature.find(t.entry + "(") == std::string::npos)
+    L.fail("signature", "does not declare " + t.entry + "(...)");
   t.approach = L.str(doc, "approach", "top level", false);
   t.tolerance = L.tolerance(doc["tolerance"]);
   t.flops = L.str(doc, "flops", "top level", false);
@@ -271,7 +303,8 @@ Task load_task(const fs::path& dir) {
   for (const auto& p : all) {
     for (const auto& a : t.args) {
       try {
-        if (a.is_buffer && eval_size_expr(a.len, p) < 0) L.fail("args." + a.name, "negative length at " + format_sizes(p));
+        if (a.is_buffer && eval_size_expr(a.len, p) < 0)
+          L.fail("args." + a.name, "negative length at " + format_sizes(p));
         if (!a.is_buffer && !elem_is_float(a.type)) eval_size_expr(a.value, p);
       } catch (const ConfigError& e) {
         L.fail("args." + a.name, e.what());
@@ -366,7 +399,8 @@ ResolvedTask resolve_among(const std::vector<std::string>& ids, const std::strin
     msg += "; did you mean:";
     for (const auto& c : close) msg += " " + c;
   }
-  msg += " (eok tasks lists all " + std::to_string(ids.size()) + "; a task of your own is found once EOK_TASKS_PATH names its folder)";
+  msg += " (eok tasks lists all " + std::to_string(ids.size()) +
+         "; a task of your own is found once EOK_TASKS_PATH names its folder)";
   throw NotFoundError(msg);
 }
 

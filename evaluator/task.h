@@ -44,10 +44,10 @@ struct ArgSpec {
   std::string c_type;             // scalar: the C type as declared ("size_t", "int")
   std::string len;                // buffer: element count, a size expression
   Access access = Access::in;
-  Dist dist = Dist::uniform;      // buffer inputs: how values are drawn
-  std::string lo = "0", hi = "1"; // their range: numbers, or size expressions ("n", "total-1")
-  unsigned specials = 0;          // EOK_SPECIAL_* bits
-  std::string value;              // scalar: a size expression (integers) or a literal (floats)
+  Dist dist = Dist::uniform;       // buffer inputs: how values are drawn
+  std::string lo = "0", hi = "1";  // their range: numbers, or size expressions ("n", "total-1")
+  unsigned specials = 0;           // EOK_SPECIAL_* bits
+  std::string value;               // scalar: a size expression (integers) or a literal (floats)
 };
 
 struct Task {

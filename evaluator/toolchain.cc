@@ -33,7 +33,9 @@ fs::path tool(const char* env, const std::string& name) {
   return p ? *p : fs::path();
 }
 
-std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+std::string first_line(const std::string& s) {
+  return s.substr(0, s.find('\n'));
+}
 
 std::string version_of(const fs::path& exe) {
   ProcessSpec spec;
@@ -66,7 +68,8 @@ Toolchain find_toolchain(const BoardProfile& board) {
   t.qemu = tool("EOK_QEMU", board.qemu.binary);
   if (t.qemu.empty()) throw ToolchainError(board.qemu.binary + " not found: " + kQemuFix);
   t.plugin = plugin_path();
-  if (!fs::exists(t.plugin)) throw ToolchainError("the virtual board's plugin " + t.plugin.string() + " is missing: " + kPluginFix);
+  if (!fs::exists(t.plugin))
+    throw ToolchainError("the virtual board's plugin " + t.plugin.string() + " is missing: " + kPluginFix);
   t.qemu_version = version_of(t.qemu);
   t.clang_version = version_of(t.clang);
   if (t.clang_version.empty()) throw ToolchainError(t.clang.string() + " --version failed: " + kClangFix);
@@ -100,7 +103,8 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
 
   const fs::path clang = tool("EOK_CLANG", "clang-22");
   const std::string clang_version = clang.empty() ? "" : version_of(clang);
-  const bool clang_ok = add("clang-22", !clang_version.empty(), clang_version.empty() ? "not found" : clang_version, kClangFix);
+  const bool clang_ok =
+      add("clang-22", !clang_version.empty(), clang_version.empty() ? "not found" : clang_version, kClangFix);
   const fs::path objcopy = tool("EOK_OBJCOPY", "llvm-objcopy-22");
   add("llvm-objcopy-22", !objcopy.empty(), objcopy.empty() ? "not found" : objcopy.string(), kClangFix);
   const fs::path mca = tool("EOK_MCA", "llvm-mca-22");
@@ -109,14 +113,18 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
   TempDir tmp(scratch_dir, "doctor-");
   const fs::path src = tmp.path() / "probe.c";
   const fs::path exe = tmp.path() / "probe";
-  write_file_atomic(src,
-                    "#include <riscv_vector.h>\n#include <stdio.h>\n"
-                    "int main(void) { size_t vl = __riscv_vsetvlmax_e32m1(); printf(\"vlen %zu\\n\", vl * 32); return 0; }\n");
+  write_file_atomic(
+      src,
+      "#include <riscv_vector.h>\n#include <stdio.h>\n"
+      "int main(void) { size_t vl = __riscv_vsetvlmax_e32m1(); printf(\"vlen %zu\\n\", vl * 32); return 0; }\n");
   bool linked = false;
   if (clang_ok) {
     ProcessSpec cc;
-    cc.argv = {clang.string(), "--target=riscv64-linux-gnu", "-march=rv64gcv", "-O2", "-static", "-fuse-ld=lld",
-               src.string(), "-o", exe.string()};
+    cc.argv = {clang.string(),   "--target=riscv64-linux-gnu",
+               "-march=rv64gcv", "-O2",
+               "-static",        "-fuse-ld=lld",
+               src.string(),     "-o",
+               exe.string()};
     cc.limits.wall_seconds = 60;
     ProcessResult r = run_process(cc);
     linked = r.ok();
@@ -137,14 +145,15 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
       ProcessResult r = run_process(run);
       const std::string want = "vlen " + std::to_string(board.vlen);
       bool ok = r.ok() && r.out.find(want) != std::string::npos;
-      add("qemu runs RVV code (-cpu " + board.qemu.cpu + ")", ok, ok ? want : r.describe() + " " + first_line(r.err + r.out),
-          "check [qemu] cpu in " + board.file.string());
+      add("qemu runs RVV code (-cpu " + board.qemu.cpu + ")", ok,
+          ok ? want : r.describe() + " " + first_line(r.err + r.out), "check [qemu] cpu in " + board.file.string());
     }
     const fs::path plugin = plugin_path();
-    bool plugin_ok = add("eok TCG plugin", fs::exists(plugin), plugin.string() + (fs::exists(plugin) ? "" : " missing"), kPluginFix);
+    bool plugin_ok =
+        add("eok TCG plugin", fs::exists(plugin), plugin.string() + (fs::exists(plugin) ? "" : " missing"), kPluginFix);
     const fs::path bwrap = sandbox::find_bwrap();
-    bool bwrap_ok = add("bubblewrap (the evaluation sandbox)", !bwrap.empty(), bwrap.empty() ? "not found" : version_of(bwrap),
-                        sandbox::kBwrapFix);
+    bool bwrap_ok = add("bubblewrap (the evaluation sandbox)", !bwrap.empty(),
+                        bwrap.empty() ? "not found" : version_of(bwrap), sandbox::kBwrapFix);
     if (qemu_ok && linked && plugin_ok && bwrap_ok) {
       // The whole path of an evaluation: compile and run in the sandbox, the plugin loaded and filtering.
       try {
@@ -164,12 +173,15 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
         const fs::path sandboxed_exe = tmp.path() / "run" / "probe";
         fs::create_directories(sandboxed_exe.parent_path());
         const LinkResult l = c.ok ? compiler.link({{{c.object, "probe.o"}}, sandboxed_exe, ""}) : LinkResult{};
-        add("sandboxed compile + link (bubblewrap, seccomp)", l.ok, l.ok ? "ok" : first_line(c.ok ? l.diagnostics : c.diagnostics),
-            std::string(sandbox::kBwrapFix) + "; user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1, or run as root)");
+        add("sandboxed compile + link (bubblewrap, seccomp)", l.ok,
+            l.ok ? "ok" : first_line(c.ok ? l.diagnostics : c.diagnostics),
+            std::string(sandbox::kBwrapFix) +
+                "; user namespaces must be allowed (sysctl kernel.unprivileged_userns_clone=1, or run as root)");
         if (l.ok) {
           QemuRunner runner(board, t, sb);
-          const RunOutcome r = runner.run(harness_run(sandboxed_exe, "", std::string(EOK_WATCH_MAGIC) + "\nmarkers 0 0\nret 0\n",
-                                                      sandboxed_exe.parent_path(), false, 30));
+          const RunOutcome r =
+              runner.run(harness_run(sandboxed_exe, "", std::string(EOK_WATCH_MAGIC) + "\nmarkers 0 0\nret 0\n",
+                                     sandboxed_exe.parent_path(), false, 30));
           const Measurement m = parse_measurement(r.measurement);
           const bool loaded = r.process.ok() && m.hello && r.harness.find("vlen") != std::string::npos;
           add("qemu runs with the plugin in the sandbox", loaded,
@@ -194,9 +206,12 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
     try {
       auto table = cost::X60Table::load(board.cost_table);
       add("X60 cost table", true,
-          std::to_string(table.vector_entries()) + " vector, " + std::to_string(table.scalar_entries()) + " scalar entries", "");
+          std::to_string(table.vector_entries()) + " vector, " + std::to_string(table.scalar_entries()) +
+              " scalar entries",
+          "");
     } catch (const Error& e) {
-      add("X60 cost table", false, e.what(), "restore evaluator/cost_model/x60_table.json (make_x60_table.py regenerates it)");
+      add("X60 cost table", false, e.what(),
+          "restore evaluator/cost_model/x60_table.json (make_x60_table.py regenerates it)");
     }
   }
   size_t tasks = 0;
@@ -209,7 +224,8 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
       bad += std::string(bad.empty() ? "" : "; ") + e.what();
     }
   }
-  add("task catalog", bad.empty() && tasks > 0, bad.empty() ? std::to_string(tasks) + " tasks" : bad, "fix the task.toml named");
+  add("task catalog", bad.empty() && tasks > 0, bad.empty() ? std::to_string(tasks) + " tasks" : bad,
+      "fix the task.toml named");
   return checks;
 }
 

@@ -60,7 +60,8 @@ void parallel_for(size_t n, size_t threads, F f) {
 
 class Miner {
  public:
-  Miner(const std::vector<MinedCommit>& commits, llm::Embedder& embedder, Distiller& distiller, const AbstractionOptions& options)
+  Miner(const std::vector<MinedCommit>& commits, llm::Embedder& embedder, Distiller& distiller,
+        const AbstractionOptions& options)
       : commits_(commits), embedder_(embedder), distiller_(distiller), options_(options) {}
 
   Abstraction run() {
@@ -265,7 +266,8 @@ class Miner {
         }
       }
     }
-    result_.stats.converged = options_.variant == PoolVariant::two_level && result_.stats.stable && result_.stats.beyond_delta == 0;
+    result_.stats.converged =
+        options_.variant == PoolVariant::two_level && result_.stats.stable && result_.stats.beyond_delta == 0;
   }
 
   // Thoughts -> ideas: K-means over the thoughts' embeddings, a principle distilled for each cluster.
@@ -296,7 +298,8 @@ class Miner {
     result_.stats.distillations += clusters.size();
     for (size_t c = 0; c < clusters.size(); ++c) {
       for (size_t g : clusters[c]) {
-        Thought t = summarise_thought(groups_[g].description, members_of(groups_[g]), options_.max_examples, options_.max_example_chars);
+        Thought t = summarise_thought(groups_[g].description, members_of(groups_[g]), options_.max_examples,
+                                      options_.max_example_chars);
         thought_members_.push_back(groups_[g].members);
         t.id = std::to_string(thought_members_.size() - 1);  // a handle until finish() names it
         ideas[c].thoughts.push_back(std::move(t));
@@ -335,7 +338,9 @@ class Miner {
       const auto& m = thought_members_[std::stoul(t.id)];
       return Key{m.size(), m.empty() ? kNone : *std::min_element(m.begin(), m.end())};
     };
-    auto before = [](const Key& a, const Key& b) { return a.commits != b.commits ? a.commits > b.commits : a.first < b.first; };
+    auto before = [](const Key& a, const Key& b) {
+      return a.commits != b.commits ? a.commits > b.commits : a.first < b.first;
+    };
     std::vector<Key> idea_keys;
     for (auto& idea : result_.pool.ideas) {
       std::stable_sort(idea.thoughts.begin(), idea.thoughts.end(),
@@ -343,8 +348,10 @@ class Miner {
     }
     std::stable_sort(result_.pool.ideas.begin(), result_.pool.ideas.end(), [&](const Idea& a, const Idea& b) {
       Key ka, kb;
-      for (const auto& t : a.thoughts) ka.commits += thought_key(t).commits, ka.first = std::min(ka.first, thought_key(t).first);
-      for (const auto& t : b.thoughts) kb.commits += thought_key(t).commits, kb.first = std::min(kb.first, thought_key(t).first);
+      for (const auto& t : a.thoughts)
+        ka.commits += thought_key(t).commits, ka.first = std::min(ka.first, thought_key(t).first);
+      for (const auto& t : b.thoughts)
+        kb.commits += thought_key(t).commits, kb.first = std::min(kb.first, thought_key(t).first);
       return before(ka, kb);
     });
     result_.thought_of_commit.assign(commits_.size(), "");
@@ -375,8 +382,9 @@ class Miner {
       char buf[32];
       std::snprintf(buf, sizeof buf, "%.4g", options_.delta);
       pool.source["delta"] = buf;
-      pool.source["rounds"] = std::to_string(result_.stats.rounds) +
-                            (result_.stats.converged ? " (converged)" : result_.stats.stable ? " (stable)" : " (round cap)");
+      pool.source["rounds"] = std::to_string(result_.stats.rounds) + (result_.stats.converged ? " (converged)"
+                                                                      : result_.stats.stable  ? " (stable)"
+                                                                                              : " (round cap)");
     }
     pool.description = std::string(variant_name(options_.variant)) + " pool: " + std::to_string(result_.stats.ideas) +
                        " ideas, " + std::to_string(result_.stats.thoughts) + " thoughts from " +
@@ -423,9 +431,12 @@ std::vector<std::pair<std::string, std::string>> diff_sections(const MinedCommit
 
 const char* variant_name(PoolVariant v) {
   switch (v) {
-    case PoolVariant::raw: return "raw";
-    case PoolVariant::kmeans: return "kmeans";
-    case PoolVariant::two_level: return "two-level";
+    case PoolVariant::raw:
+      return "raw";
+    case PoolVariant::kmeans:
+      return "kmeans";
+    case PoolVariant::two_level:
+      return "two-level";
   }
   return "two-level";
 }
@@ -483,10 +494,13 @@ Thought summarise_thought(std::string description, const std::vector<const Mined
 
 Abstraction abstract_commits(const std::vector<MinedCommit>& commits, llm::Embedder& embedder, Distiller& distiller,
                              const AbstractionOptions& options) {
-  if (commits.empty()) throw Error("no commits to abstract into ideas: the walk kept none (check the branch and the commit filter)");
+  if (commits.empty())
+    throw Error("no commits to abstract into ideas: the walk kept none (check the branch and the commit filter)");
   if (options.group_size == 0) throw ConfigError("idea pool: group_size must be at least 1");
-  if (options.delta < 0 || options.delta > 2) throw ConfigError("idea pool: delta is a cosine distance in [0, 2]; got " + std::to_string(options.delta));
-  if (options.variant == PoolVariant::two_level && options.max_rounds == 0) throw ConfigError("idea pool: max_rounds must be at least 1");
+  if (options.delta < 0 || options.delta > 2)
+    throw ConfigError("idea pool: delta is a cosine distance in [0, 2]; got " + std::to_string(options.delta));
+  if (options.variant == PoolVariant::two_level && options.max_rounds == 0)
+    throw ConfigError("idea pool: max_rounds must be at least 1");
   return Miner(commits, embedder, distiller, options).run();
 }
 

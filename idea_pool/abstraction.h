@@ -47,8 +47,8 @@ PoolVariant parse_variant(std::string_view name);
 // With it, 0.2 (the paper's 0.05 scaled by the spread) shatters those commits into ~860 thoughts, half of
 // them single commits, and never settles; 0.5 gives ~370 thoughts of one specific change each ("Handle INF
 // and NAN", "prefetch in DOT and ASUM"), 99.6 % of commits within delta, stable after 15 rounds.
-inline constexpr double kPaperDelta = 0.05;    // for a neural embedding model, as in the paper
-inline constexpr double kOfflineDelta = 0.5;   // the same grouping under rag::OfflineEmbedder
+inline constexpr double kPaperDelta = 0.05;   // for a neural embedding model, as in the paper
+inline constexpr double kOfflineDelta = 0.5;  // the same grouping under rag::OfflineEmbedder
 
 struct AbstractionProgress {
   std::string stage;  // "embed", "round 2", "distil", "ideas"
@@ -58,33 +58,33 @@ struct AbstractionProgress {
 struct AbstractionOptions {
   PoolVariant variant = PoolVariant::two_level;
   double delta = kOfflineDelta;  // see above; kPaperDelta with a neural embedding model
-  size_t group_size = 6;        // K-means of commits aims at groups of about this many: k = ceil(n / group_size)
-  size_t max_rounds = 16;       // association rounds of two-level before it stops unsettled
-  size_t idea_count = 0;        // ideas; 0: round(sqrt(thoughts))
-  size_t max_examples = 3;      // example diffs per thought, from its best commits
+  size_t group_size = 6;         // K-means of commits aims at groups of about this many: k = ceil(n / group_size)
+  size_t max_rounds = 16;        // association rounds of two-level before it stops unsettled
+  size_t idea_count = 0;         // ideas; 0: round(sqrt(thoughts))
+  size_t max_examples = 3;       // example diffs per thought, from its best commits
   size_t max_example_chars = 4000;
-  size_t parallel = 4;          // distillations at once (an LLM distiller's requests overlap)
-  uint64_t seed = 1;            // K-means initialisations
+  size_t parallel = 4;  // distillations at once (an LLM distiller's requests overlap)
+  uint64_t seed = 1;    // K-means initialisations
   std::vector<Principle> principles = initial_principles();
   std::function<void(const AbstractionProgress&)> progress = {};  // called one report at a time, from any thread
 };
 
 struct AbstractionStats {
   size_t commits = 0, thoughts = 0, ideas = 0;
-  size_t rounds = 0;            // association rounds run (two-level)
-  bool stable = false;          // two-level: a round changed no pairing before the cap (a fixed point)
-  bool converged = false;       // two-level: stable, and every commit within delta of its thought
-  size_t within_delta = 0;      // commits within delta of their thought's final embedding
-  size_t beyond_delta = 0;      // the others: commits that no description comes within delta of (a long
-                                // message its group's sentence does not cover), kept in their K-means group
-  size_t from_principles = 0;   // thoughts that began as an initial principle
-  size_t distillations = 0;     // thought() and principle() calls
+  size_t rounds = 0;           // association rounds run (two-level)
+  bool stable = false;         // two-level: a round changed no pairing before the cap (a fixed point)
+  bool converged = false;      // two-level: stable, and every commit within delta of its thought
+  size_t within_delta = 0;     // commits within delta of their thought's final embedding
+  size_t beyond_delta = 0;     // the others: commits that no description comes within delta of (a long
+                               // message its group's sentence does not cover), kept in their K-means group
+  size_t from_principles = 0;  // thoughts that began as an initial principle
+  size_t distillations = 0;    // thought() and principle() calls
 };
 
 struct Abstraction {
-  IdeaPool pool;                                // ids I1, I1.T1 ...; schema eok-idea-pool/1
+  IdeaPool pool;  // ids I1, I1.T1 ...; schema eok-idea-pool/1
   AbstractionStats stats;
-  std::vector<std::string> thought_of_commit;   // per input commit, the id of its thought
+  std::vector<std::string> thought_of_commit;  // per input commit, the id of its thought
 };
 
 Abstraction abstract_commits(const std::vector<MinedCommit>& commits, llm::Embedder& embedder, Distiller& distiller,
@@ -94,7 +94,7 @@ Abstraction abstract_commits(const std::vector<MinedCommit>& commits, llm::Embed
 // (the plain mean when no commit has confidence), estimated unless some commit was measured, confidence the
 // confidence-weighted mean of their confidences; commits in the given order; examples are the diffs of the
 // best commits (measured first, then by improvement), one file each, capped.
-Thought summarise_thought(std::string description, const std::vector<const MinedCommit*>& commits,
-                          size_t max_examples, size_t max_example_chars);
+Thought summarise_thought(std::string description, const std::vector<const MinedCommit*>& commits, size_t max_examples,
+                          size_t max_example_chars);
 
 }  // namespace eok::idea_pool

@@ -125,9 +125,13 @@ float dot(std::span<const float> a, std::span<const float> b) {
   return static_cast<float>(s);
 }
 
-float cosine_similarity(std::span<const float> a, std::span<const float> b) { return dot(a, b); }
+float cosine_similarity(std::span<const float> a, std::span<const float> b) {
+  return dot(a, b);
+}
 
-float cosine_distance(std::span<const float> a, std::span<const float> b) { return 1.0f - dot(a, b); }
+float cosine_distance(std::span<const float> a, std::span<const float> b) {
+  return 1.0f - dot(a, b);
+}
 
 void l2_normalise(std::vector<float>& v) {
   double n = 0;
@@ -155,7 +159,8 @@ Embedding mean_direction(const std::vector<Embedding>& rows, const std::vector<s
 
 std::vector<Nearest> nearest_centroids(const std::vector<Embedding>& points, const std::vector<Embedding>& centroids) {
   if (points.empty()) return {};
-  if (centroids.empty()) throw Error("nearest_centroids: no centroids to assign " + std::to_string(points.size()) + " points to");
+  if (centroids.empty())
+    throw Error("nearest_centroids: no centroids to assign " + std::to_string(points.size()) + " points to");
   const size_t d = common_dim(points, "point");
   if (common_dim(centroids, "centroid") != d) {
     throw Error("nearest_centroids: points have " + std::to_string(d) + " values, centroids " +
@@ -193,7 +198,8 @@ KMeansResult kmeans(const std::vector<Embedding>& points, const KMeansOptions& o
       clustering.train(static_cast<faiss::Index::idx_t>(n), x.data(), index);
     }
   } catch (const faiss::FaissException& e) {
-    throw Error(std::string("K-means (FAISS) failed on ") + std::to_string(n) + " points, k = " + std::to_string(k) + ": " + e.what());
+    throw Error(std::string("K-means (FAISS) failed on ") + std::to_string(n) + " points, k = " + std::to_string(k) +
+                ": " + e.what());
   }
 
   result.centroids.resize(k);
@@ -201,7 +207,8 @@ KMeansResult kmeans(const std::vector<Embedding>& points, const KMeansOptions& o
   for (size_t i = 0; i < k; ++i) {
     result.centroids[i].assign(clustering.centroids.begin() + static_cast<std::ptrdiff_t>(i * d),
                                clustering.centroids.begin() + static_cast<std::ptrdiff_t>((i + 1) * d));
-    for (size_t j = 0; j < d; ++j) c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = result.centroids[i][j];
+    for (size_t j = 0; j < d; ++j)
+      c(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = result.centroids[i][j];
   }
   const std::vector<Nearest> near = nearest(x, c, !options.spherical);
   result.assignment.reserve(n);

@@ -30,13 +30,13 @@ void l2_normalise(std::vector<Embedding>& rows);
 Embedding mean_direction(const std::vector<Embedding>& rows, const std::vector<size_t>& members);
 
 struct KMeansOptions {
-  size_t k = 8;              // capped by the number of points
-  bool spherical = true;     // cosine K-means: centroids re-normalised, points assigned by inner product
+  size_t k = 8;           // capped by the number of points
+  bool spherical = true;  // cosine K-means: centroids re-normalised, points assigned by inner product
   uint64_t seed = 1;
   int iterations = 25;
-  bool plus_plus = true;     // k-means++ seeds (ours, seeded); false: FAISS's random initial points
-  int restarts = 1;          // FAISS nredo, keep the best of this many runs; with k-means++ seeds every run
-                             // starts the same, so it only matters when plus_plus is false
+  bool plus_plus = true;  // k-means++ seeds (ours, seeded); false: FAISS's random initial points
+  int restarts = 1;       // FAISS nredo, keep the best of this many runs; with k-means++ seeds every run
+                          // starts the same, so it only matters when plus_plus is false
   // OpenMP threads of FAISS. One by default: its distance products go through BLAS either way, and on the
   // miner's small problems spinning OpenMP workers cost more than they save (4x slower on a busy 2-core
   // machine). The result does not depend on it.
@@ -46,7 +46,7 @@ struct KMeansOptions {
 struct KMeansResult {
   std::vector<size_t> assignment;  // per point, its cluster in [0, centroids.size())
   std::vector<Embedding> centroids;
-  double objective = 0;            // FAISS's final objective (sum of squared L2 distances, or of similarities when spherical)
+  double objective = 0;  // FAISS's final objective (sum of squared L2 distances, or of similarities when spherical)
 };
 
 // K-means of `points` into min(k, points) clusters with FAISS. Points are assigned to their nearest final
@@ -55,8 +55,8 @@ struct KMeansResult {
 KMeansResult kmeans(const std::vector<Embedding>& points, const KMeansOptions& options);
 
 struct Nearest {
-  size_t index = 0;      // into the centroids
-  float distance = 1.0f; // cosine distance
+  size_t index = 0;       // into the centroids
+  float distance = 1.0f;  // cosine distance
 };
 
 // For each point, the centroid of smallest cosine distance (ties: the lower index). Both sides are taken as

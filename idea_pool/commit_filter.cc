@@ -39,7 +39,9 @@ bool glob(std::string_view pattern, std::string_view text) {
   return p == pattern.size();
 }
 
-bool is_hex(char ch) { return std::isxdigit(static_cast<unsigned char>(ch)) != 0; }
+bool is_hex(char ch) {
+  return std::isxdigit(static_cast<unsigned char>(ch)) != 0;
+}
 
 // The commit id a revert names: "This reverts commit SHA" in the body (git's wording), else an id of 7 to
 // 40 hex digits in the title ("Revert 42b5e08 (...)"). "" when none.
@@ -50,7 +52,8 @@ std::string revert_target(const CommitInfo& c) {
   if (std::regex_search(c.message, m, body)) return m[1].str();
   for (auto it = std::sregex_iterator(c.title.begin(), c.title.end(), title_id); it != std::sregex_iterator(); ++it) {
     const std::string id = (*it)[1].str();
-    if (std::any_of(id.begin(), id.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); })) return id;
+    if (std::any_of(id.begin(), id.end(), [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)); }))
+      return id;
   }
   return "";
 }
@@ -78,7 +81,8 @@ bool CommitFilter::is_kernel_file(const std::string& path) const {
   const size_t dot = path.rfind('.');
   if (dot == std::string::npos || path.find('/', dot) != std::string::npos) return false;
   const std::string_view ext = std::string_view(path).substr(dot);
-  return std::find(rules_.kernel_extensions.begin(), rules_.kernel_extensions.end(), ext) != rules_.kernel_extensions.end();
+  return std::find(rules_.kernel_extensions.begin(), rules_.kernel_extensions.end(), ext) !=
+         rules_.kernel_extensions.end();
 }
 
 bool CommitFilter::is_housekeeping_file(const std::string& path) const {
@@ -111,23 +115,27 @@ std::optional<FilterVerdict> CommitFilter::classify_message(const CommitInfo& c)
 
 FilterVerdict CommitFilter::classify_files(const std::vector<FileChange>& files, const GitRepo* repo) const {
   if (files.empty()) return {false, drop_reason::kNoKernelCode};
-  const size_t added = static_cast<size_t>(std::count_if(files.begin(), files.end(), [](const FileChange& f) { return f.status == 'A'; }));
+  const size_t added = static_cast<size_t>(
+      std::count_if(files.begin(), files.end(), [](const FileChange& f) { return f.status == 'A'; }));
   if (added > rules_.max_added_files) return {false, drop_reason::kImport};
   std::vector<FileChange> kernel = kernel_files(files);
   if (kernel.empty()) {
-    const bool housekeeping = std::all_of(files.begin(), files.end(), [&](const FileChange& f) { return is_housekeeping_file(f.path); });
+    const bool housekeeping =
+        std::all_of(files.begin(), files.end(), [&](const FileChange& f) { return is_housekeeping_file(f.path); });
     return {false, housekeeping ? drop_reason::kBuildCiDocs : drop_reason::kNoKernelCode};
   }
   if (rules_.drop_formatting && repo && repo->whitespace_only(kernel)) return {false, drop_reason::kFormatting};
   return {true, ""};
 }
 
-FilterVerdict CommitFilter::classify(const CommitInfo& c, const std::vector<FileChange>& files, const GitRepo* repo) const {
+FilterVerdict CommitFilter::classify(const CommitInfo& c, const std::vector<FileChange>& files,
+                                     const GitRepo* repo) const {
   if (auto v = classify_message(c)) return *v;
   return classify_files(files, repo);
 }
 
-std::unordered_set<std::string> reverted_commits(const std::vector<CommitInfo>& newest_first, const FilterRules& rules) {
+std::unordered_set<std::string> reverted_commits(const std::vector<CommitInfo>& newest_first,
+                                                 const FilterRules& rules) {
   const CommitFilter filter(rules);
   std::vector<std::string> sorted;  // for abbreviated ids, built on first need
   auto full_id = [&](const std::string& id) -> std::string {

@@ -20,14 +20,14 @@ namespace eok::idea_pool {
 
 // Why a commit was dropped (FilterVerdict::reason); "" for a kept one.
 namespace drop_reason {
-inline constexpr const char* kMerge = "merge";                // merge commits: their PR title joins the commits they merge
-inline constexpr const char* kRevert = "revert";              // "Revert ...": undoes other work
-inline constexpr const char* kReverted = "reverted";          // named by a revert: the pair cancels out
-inline constexpr const char* kVersion = "version";            // the title says it bumps a version or cuts a release
+inline constexpr const char* kMerge = "merge";        // merge commits: their PR title joins the commits they merge
+inline constexpr const char* kRevert = "revert";      // "Revert ...": undoes other work
+inline constexpr const char* kReverted = "reverted";  // named by a revert: the pair cancels out
+inline constexpr const char* kVersion = "version";    // the title says it bumps a version or cuts a release
 inline constexpr const char* kBuildCiDocs = "build_ci_docs";  // touches only build, CI, documentation or version files
 inline constexpr const char* kNoKernelCode = "no_kernel_code";  // touches no kernel source (interface, tests, ...)
-inline constexpr const char* kImport = "import";              // adds more files than FilterRules::max_added_files
-inline constexpr const char* kFormatting = "formatting";      // its kernel changes are white space only
+inline constexpr const char* kImport = "import";                // adds more files than FilterRules::max_added_files
+inline constexpr const char* kFormatting = "formatting";        // its kernel changes are white space only
 inline constexpr const char* kShallowBoundary = "shallow_boundary";  // its parent is missing from a shallow clone
 }  // namespace drop_reason
 
@@ -40,16 +40,15 @@ struct FilterRules {
   std::vector<std::string> kernel_prefixes{"kernel/"};
   std::vector<std::string> kernel_extensions{".c", ".S", ".s", ".h", ".cpp", ".f"};  // case matters: .S is not .s
   std::vector<std::string> housekeeping_patterns{
-      "CMakeLists.txt", "Makefile*", "GNUmakefile", "*.cmake", "*.cmake.in", "cmake/",
-      ".github/", ".circleci/", ".cirrus*", ".drone*", ".travis*", "travis*", "ci/", "azure-pipelines*",
-      "appveyor*", "*.yml", "*.yaml", "docs/", "doc/", "*.md", "*.txt", "*.rst", "Changelog*", "ChangeLog*",
-      "VERSION*", "version*", "*.pc.in", ".gitignore", ".gitattributes", "LICENSE*", "CONTRIBUTORS*"};
+      "CMakeLists.txt", "Makefile*",  "GNUmakefile",  "*.cmake",  "*.cmake.in", "cmake/",  ".github/",
+      ".circleci/",     ".cirrus*",   ".drone*",      ".travis*", "travis*",    "ci/",     "azure-pipelines*",
+      "appveyor*",      "*.yml",      "*.yaml",       "docs/",    "doc/",       "*.md",    "*.txt",
+      "*.rst",          "Changelog*", "ChangeLog*",   "VERSION*", "version*",   "*.pc.in", ".gitignore",
+      ".gitattributes", "LICENSE*",   "CONTRIBUTORS*"};
   // Case-insensitive regular expressions (ECMAScript) searched in the title.
   std::vector<std::string> version_title_patterns{
-      R"(^(update|updated|bump|bumped|increase|increment|set|change)\s+(\S+\s+){0,2}versions?\b)",
-      R"(^bump\b)",
-      R"(^(release|releasing|prepare (for )?(the )?release)\b)",
-      R"(^(version|v)\s*\d+\.\d+)",
+      R"(^(update|updated|bump|bumped|increase|increment|set|change)\s+(\S+\s+){0,2}versions?\b)", R"(^bump\b)",
+      R"(^(release|releasing|prepare (for )?(the )?release)\b)", R"(^(version|v)\s*\d+\.\d+)",
       R"(^\d+\.\d+(\.\d+)*(\.dev)?\s*$)"};
   std::string revert_title_pattern = R"(^revert(s|ed|ing)?\b)";  // case-insensitive, like version patterns
   size_t max_added_files = 200;  // a commit adding more files imports a tree (a library, a test suite)
@@ -64,7 +63,8 @@ struct FilterVerdict {
 // Commits that a revert in `newest_first` cancels, by full sha. A revert of a revert cancels the first
 // revert only, so the original change stands. Revert commits name their target in the message ("This
 // reverts commit SHA."); an abbreviated sha is matched against the given commits.
-std::unordered_set<std::string> reverted_commits(const std::vector<CommitInfo>& newest_first, const FilterRules& rules = {});
+std::unordered_set<std::string> reverted_commits(const std::vector<CommitInfo>& newest_first,
+                                                 const FilterRules& rules = {});
 
 class CommitFilter {
  public:

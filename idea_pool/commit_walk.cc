@@ -110,7 +110,8 @@ std::string resolve_branch(const GitRepo& repo, const std::string& branch) {
 }
 
 // What reverts cancel (reverted_commits); a reverted merge cancels every commit it merged.
-std::unordered_set<std::string> cancelled_by_reverts(const std::vector<CommitInfo>& newest_first, const FilterRules& rules) {
+std::unordered_set<std::string> cancelled_by_reverts(const std::vector<CommitInfo>& newest_first,
+                                                     const FilterRules& rules) {
   std::unordered_set<std::string> cancelled = reverted_commits(newest_first, rules);
   std::vector<uint32_t> merges;
   for (uint32_t i = 0; i < newest_first.size(); ++i) {
@@ -121,7 +122,6 @@ std::unordered_set<std::string> cancelled_by_reverts(const std::vector<CommitInf
   for (uint32_t m : merges) graph.merged_by(m, [&](uint32_t c) { cancelled.insert(newest_first[c].sha); });
   return cancelled;
 }
-
 
 }  // namespace
 
@@ -165,7 +165,8 @@ std::vector<std::string> pull_request_titles(const std::vector<CommitInfo>& newe
   return titles;
 }
 
-WalkResult walk_commits(const GitRepo& repo, const std::string& branch, const FilterRules& rules, const WalkOptions& options) {
+WalkResult walk_commits(const GitRepo& repo, const std::string& branch, const FilterRules& rules,
+                        const WalkOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   WalkResult result;
   WalkSummary& sum = result.summary;
@@ -176,8 +177,9 @@ WalkResult walk_commits(const GitRepo& repo, const std::string& branch, const Fi
   std::vector<CommitInfo> commits = repo.history(sum.tip, &boundary_list);
   const std::unordered_set<std::string> boundary(boundary_list.begin(), boundary_list.end());
   if (sum.shallow || !boundary.empty()) {
-    log::warn("{} is a shallow clone: mining the {} commits it has; run `git fetch --unshallow` there for the whole history",
-              repo.path().string(), commits.size());
+    log::warn(
+        "{} is a shallow clone: mining the {} commits it has; run `git fetch --unshallow` there for the whole history",
+        repo.path().string(), commits.size());
     sum.shallow = true;
   }
   sum.seen = commits.size();
@@ -218,8 +220,8 @@ WalkResult walk_commits(const GitRepo& repo, const std::string& branch, const Fi
   if (options.progress) options.progress(commits.size(), commits.size());
   sum.kept = result.commits.size();
   sum.seconds = seconds_since(t0);
-  log::debug("walk {}: history {:.2f}s, titles and reverts {:.2f}s, filter {:.2f}s, diffs {:.2f}s", repo.path().string(), t_history,
-             t_prepare - t_history, sum.seconds - t_prepare - t_diff, t_diff);
+  log::debug("walk {}: history {:.2f}s, titles and reverts {:.2f}s, filter {:.2f}s, diffs {:.2f}s",
+             repo.path().string(), t_history, t_prepare - t_history, sum.seconds - t_prepare - t_diff, t_diff);
   return result;
 }
 

@@ -30,8 +30,8 @@ struct WalkOptions {
 };
 
 struct WalkSummary {
-  std::string tip;                        // the sha the branch named
-  size_t seen = 0;                        // commits reachable from the tip
+  std::string tip;  // the sha the branch named
+  size_t seen = 0;  // commits reachable from the tip
   size_t kept = 0;
   std::map<std::string, size_t> dropped;  // by drop_reason
   size_t pull_requests = 0;               // merge commits with GitHub's "Merge pull request #N" message

@@ -67,7 +67,8 @@ ExtractiveParts split_extractive(const std::string& sentence) {
   const size_t open = s.rfind(" (");
   if (open != std::string::npos && s.ends_with(").")) {
     std::string inside = s.substr(open + 2, s.size() - open - 4);
-    if (const size_t colon = inside.find(": "); colon != std::string::npos && inside.find("commits") < colon) inside.erase(0, colon + 2);
+    if (const size_t colon = inside.find(": "); colon != std::string::npos && inside.find("commits") < colon)
+      inside.erase(0, colon + 2);
     if (inside.find("commits") == std::string::npos && inside.find("thoughts") == std::string::npos) p.terms = inside;
     s.resize(open);
   }
@@ -76,7 +77,9 @@ ExtractiveParts split_extractive(const std::string& sentence) {
   return p;
 }
 
-std::string unit(size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+std::string unit(size_t n, const char* one, const char* many) {
+  return std::to_string(n) + " " + (n == 1 ? one : many);
+}
 
 std::string effect_text(const Effect& e) {
   if (!e.measured && e.confidence <= 0 && e.improvement == 0) return "effect unknown";
@@ -87,7 +90,8 @@ std::string effect_text(const Effect& e) {
 
 bool is_abbreviation(std::string_view before_dot) {
   size_t start = before_dot.size();
-  while (start > 0 && (std::isalpha(static_cast<unsigned char>(before_dot[start - 1])) || before_dot[start - 1] == '.')) --start;
+  while (start > 0 && (std::isalpha(static_cast<unsigned char>(before_dot[start - 1])) || before_dot[start - 1] == '.'))
+    --start;
   std::string w(before_dot.substr(start));
   for (auto& c : w) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return w == "e.g" || w == "i.e" || w == "etc" || w == "vs" || w == "approx" || w == "cf" || w == "eg" || w == "ie";
@@ -95,12 +99,13 @@ bool is_abbreviation(std::string_view before_dot) {
 
 // Removes a leading "Thought:" / "**Principle:**" style label.
 std::string strip_label(std::string s) {
-  static const char* labels[] = {"thought", "principle", "general principle", "answer", "sentence", "optimization",
-                                 "optimisation", "common optimization", "common optimisation", "idea", "summary"};
+  static const char* labels[] = {
+      "thought",      "principle",           "general principle",   "answer", "sentence", "optimization",
+      "optimisation", "common optimization", "common optimisation", "idea",   "summary"};
   std::string probe = s;
   probe.erase(std::remove(probe.begin(), probe.end(), '*'), probe.end());
   const size_t colon = probe.find(':');
-  if (colon == std::string::npos || colon > 30) return s;
+  if (colon > 30) return s;  // also when there is none (npos)
   std::string label = trim(probe.substr(0, colon));
   for (auto& c : label) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   for (const char* l : labels) {
@@ -120,17 +125,21 @@ std::string first_sentence(const std::string& reply, size_t max_chars) {
     start = end + 1;
     if (line.starts_with("```")) continue;  // code fences, with or without a language
     // Bullets, quotes, emphasis.
-    while (!line.empty() && (line[0] == '-' || line[0] == '*' || line[0] == '>' || line[0] == '#' || line[0] == '"' || line[0] == '`')) {
+    while (!line.empty() &&
+           (line[0] == '-' || line[0] == '*' || line[0] == '>' || line[0] == '#' || line[0] == '"' || line[0] == '`')) {
       line = trim(line.substr(1));
     }
-    if (line.size() > 2 && std::isdigit(static_cast<unsigned char>(line[0])) && (line[1] == '.' || line[1] == ')')) line = trim(line.substr(2));
+    if (line.size() > 2 && std::isdigit(static_cast<unsigned char>(line[0])) && (line[1] == '.' || line[1] == ')'))
+      line = trim(line.substr(2));
     line = strip_label(line);
     // A preamble ("Here is the sentence:") introduces the answer on the next line.
     if (line.empty() || line.back() == ':') continue;
-    if (std::none_of(line.begin(), line.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); })) continue;
+    if (std::none_of(line.begin(), line.end(), [](char c) { return std::isalpha(static_cast<unsigned char>(c)); }))
+      continue;
     // The first sentence: up to a '.', '!' or '?' followed by a space (not "e.g. ", not "vle32.v").
     for (size_t i = 0; i + 1 < line.size(); ++i) {
-      if ((line[i] == '.' || line[i] == '!' || line[i] == '?') && std::isspace(static_cast<unsigned char>(line[i + 1])) &&
+      if ((line[i] == '.' || line[i] == '!' || line[i] == '?') &&
+          std::isspace(static_cast<unsigned char>(line[i + 1])) &&
           !(line[i] == '.' && is_abbreviation(std::string_view(line).substr(0, i)))) {
         line.resize(i + 1);
         break;
@@ -169,7 +178,8 @@ std::vector<size_t> ExtractiveDistiller::representatives(const std::vector<std::
   std::unordered_map<uint32_t, double> centroid;
   for (const auto& t : texts) {
     vectors.push_back(tfidf_.transform(unigram_terms(t)));
-    for (size_t i = 0; i < vectors.back().index.size(); ++i) centroid[vectors.back().index[i]] += vectors.back().value[i];
+    for (size_t i = 0; i < vectors.back().index.size(); ++i)
+      centroid[vectors.back().index[i]] += vectors.back().value[i];
   }
   std::vector<std::pair<double, size_t>> scored;
   for (size_t d = 0; d < vectors.size(); ++d) {
@@ -268,7 +278,9 @@ const std::vector<std::string>& LlmDistiller::placeholders() {
   return names;
 }
 
-std::string LlmDistiller::describe() const { return "llm (" + llm_.describe() + ")"; }
+std::string LlmDistiller::describe() const {
+  return "llm (" + llm_.describe() + ")";
+}
 
 LlmDistiller::Counters LlmDistiller::counters() const {
   std::lock_guard lock(mutex_);
@@ -310,7 +322,8 @@ std::string LlmDistiller::thought(const std::vector<const MinedCommit*>& group) 
     }
     examples += "\n";
   }
-  if (group.size() > shown) examples += "... and " + unit(group.size() - shown, "more commit", "more commits") + " like these.\n";
+  if (group.size() > shown)
+    examples += "... and " + unit(group.size() - shown, "more commit", "more commits") + " like these.\n";
   const std::string prompt = prompts_.render("distill_thought", {{"examples", examples}});
   return ask(prompt, "distill thought of " + unit(group.size(), "commit", "commits"), fallback_.thought(group));
 }
@@ -321,9 +334,11 @@ std::string LlmDistiller::principle(const std::vector<std::string>& thoughts) {
   std::string examples;
   const size_t shown = std::min(order.size(), std::max<size_t>(options_.max_thoughts, 1));
   for (size_t k = 0; k < shown; ++k) examples += std::to_string(k + 1) + ". " + thoughts[order[k]] + "\n";
-  if (thoughts.size() > shown) examples += "... and " + unit(thoughts.size() - shown, "more thought", "more thoughts") + ".\n";
+  if (thoughts.size() > shown)
+    examples += "... and " + unit(thoughts.size() - shown, "more thought", "more thoughts") + ".\n";
   const std::string prompt = prompts_.render("distill_idea", {{"examples", examples}});
-  return ask(prompt, "distill principle of " + unit(thoughts.size(), "thought", "thoughts"), fallback_.principle(thoughts));
+  return ask(prompt, "distill principle of " + unit(thoughts.size(), "thought", "thoughts"),
+             fallback_.principle(thoughts));
 }
 
 }  // namespace eok::idea_pool

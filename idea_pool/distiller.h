@@ -39,7 +39,7 @@ class Distiller {
 inline constexpr const char* kExtractivePrefix = "Extractive: ";
 
 struct ExtractiveOptions {
-  size_t key_terms = 3;        // distinctive terms named in a sentence
+  size_t key_terms = 3;  // distinctive terms named in a sentence
   size_t max_title_chars = 140;
   size_t max_chars = 300;
 };
@@ -70,11 +70,11 @@ struct LlmDistillerOptions {
   double temperature = 0.2;
   int max_tokens = 200;
   uint64_t seed = 1;
-  size_t max_commits = 12;          // commits shown per group, the most representative first
-  size_t max_message_chars = 600;   // of each commit's message
-  size_t max_diff_chars = 1200;     // of the most representative commit's diff; 0 shows none
-  size_t max_thoughts = 30;         // thoughts shown per idea
-  size_t max_reply_chars = 320;     // the sentence kept from a reply is cut (at a word) to this
+  size_t max_commits = 12;         // commits shown per group, the most representative first
+  size_t max_message_chars = 600;  // of each commit's message
+  size_t max_diff_chars = 1200;    // of the most representative commit's diff; 0 shows none
+  size_t max_thoughts = 30;        // thoughts shown per idea
+  size_t max_reply_chars = 320;    // the sentence kept from a reply is cut (at a word) to this
 };
 
 // Distils with the LLM. A reply is parsed defensively: code fences, labels ("Thought:"), bullets and quotes
@@ -92,9 +92,9 @@ class LlmDistiller : public Distiller {
   std::string describe() const override;
 
   struct Counters {
-    size_t calls = 0;       // chat requests made
-    size_t distilled = 0;   // replies used
-    size_t fallbacks = 0;   // extractive sentences given instead
+    size_t calls = 0;                       // chat requests made
+    size_t distilled = 0;                   // replies used
+    size_t fallbacks = 0;                   // extractive sentences given instead
     std::map<std::string, size_t> reasons;  // fallback reason -> count ("timeout", "empty reply" ...)
   };
   Counters counters() const;

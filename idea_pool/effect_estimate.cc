@@ -12,7 +12,6 @@ namespace eok::idea_pool {
 
 namespace {
 
-
 std::string fixed(double v, int digits) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*f", digits, v);
@@ -127,24 +126,32 @@ struct ClaimPattern {
 const std::vector<ClaimPattern>& claim_patterns() {
   static const std::vector<ClaimPattern> p = [] {
     const std::string num = R"((\d+(?:\.\d+)?))";
-    const std::string approx = R"((?:about |around |roughly |approximately |nearly |almost |over |more than |up to |upto |~ ?)?)";
+    const std::string approx =
+        R"((?:about |around |roughly |approximately |nearly |almost |over |more than |up to |upto |~ ?)?)";
     std::vector<ClaimPattern> v;
     auto add = [&](Figure k, const std::string& re) { v.push_back({k, std::regex(re, std::regex::optimize)}); };
     // "20% faster", "10% performance increase", "15 percent speedup"
-    add(Figure::percent_faster, num + R"(\s*(?:%|percent)\s+(?:faster|quicker|better|speed-?up|speed up|improvement|gain|)"
-                                      R"((?:performance|perf|speed|throughput)\s+(?:increase|improvement|gain|boost|uplift)|)"
-                                      R"(increase in (?:performance|speed|throughput)))");
+    add(Figure::percent_faster,
+        num + R"(\s*(?:%|percent)\s+(?:faster|quicker|better|speed-?up|speed up|improvement|gain|)"
+              R"((?:performance|perf|speed|throughput)\s+(?:increase|improvement|gain|boost|uplift)|)"
+              R"(increase in (?:performance|speed|throughput)))");
     // "improves performance by ~33%", "speeds up dgemm by 15%"
-    add(Figure::percent_faster, R"((?:improv\w*|speeds? up|sped up|speed-?up|boost\w*|accelerat\w*|faster)[^.%\n]{0,40}?\bby\s+)" + approx +
-                                    num + R"(\s*%)");
+    add(Figure::percent_faster,
+        R"((?:improv\w*|speeds? up|sped up|speed-?up|boost\w*|accelerat\w*|faster)[^.%\n]{0,40}?\bby\s+)" + approx +
+            num + R"(\s*%)");
     // "4x faster", "2x improvement", "3 times faster"
-    add(Figure::times_faster, num + R"(\s*(?:x|times)\s+(?:faster|quicker|speed-?up|speed up|improvement|better performance|the performance))");
+    add(Figure::times_faster,
+        num +
+            R"(\s*(?:x|times)\s+(?:faster|quicker|speed-?up|speed up|improvement|better performance|the performance))");
     // "speedup of 2x", "speed-up of up to 3 times"
     add(Figure::times_faster, R"((?:speed-?up|speed up|faster)\s+(?:of\s+)?)" + approx + num + R"(\s*(?:x|times)\b)");
     // "30% less time", "25% reduction in runtime"
-    add(Figure::time_reduction, num + R"(\s*%\s+(?:less time|fewer cycles|(?:reduction|decrease) in (?:time|runtime|run time|cycles|latency|execution time)|lower (?:latency|runtime|run time)))");
+    add(Figure::time_reduction,
+        num +
+            R"(\s*%\s+(?:less time|fewer cycles|(?:reduction|decrease) in (?:time|runtime|run time|cycles|latency|execution time)|lower (?:latency|runtime|run time)))");
     // "improvement from 17 to 22-23gflops"
-    add(Figure::gflops_ratio, R"(from\s+)" + num + R"(\s*(?:gflops?\s*)?to\s+)" + num + R"((?:\s*-\s*\d+(?:\.\d+)?)?\s*gflops?)");
+    add(Figure::gflops_ratio,
+        R"(from\s+)" + num + R"(\s*(?:gflops?\s*)?to\s+)" + num + R"((?:\s*-\s*\d+(?:\.\d+)?)?\s*gflops?)");
     return v;
   }();
   return p;
@@ -159,8 +166,12 @@ std::optional<double> claim_value(Figure kind, const std::smatch& m) {
   const double a = std::stod(m[1].str());
   double v = 0;
   switch (kind) {
-    case Figure::percent_faster: v = a / 100; break;
-    case Figure::times_faster: v = a - 1; break;
+    case Figure::percent_faster:
+      v = a / 100;
+      break;
+    case Figure::times_faster:
+      v = a - 1;
+      break;
     case Figure::time_reduction:
       if (a >= 95) return std::nullopt;
       v = 1 / (1 - a / 100) - 1;
@@ -176,8 +187,9 @@ std::optional<double> claim_value(Figure kind, const std::smatch& m) {
   return v;
 }
 
-
-std::string short_sha(const std::string& sha) { return sha.substr(0, 8); }
+std::string short_sha(const std::string& sha) {
+  return sha.substr(0, 8);
+}
 
 // "This reverts commit <sha>." (git revert's own line) and the title 'Revert "<title>"'.
 const std::regex& reverts_sha_pattern() {
@@ -246,7 +258,8 @@ void EstimateContext::add(const CommitInfo& commit, const std::vector<std::strin
 std::optional<std::string> EstimateContext::reverted_by(const CommitInfo& c) const {
   if (c.sha.size() >= 7) {
     // A revert may name the commit abbreviated: any stored prefix of c.sha of 7 or more digits.
-    for (auto it = reverted_sha_.lower_bound(c.sha.substr(0, 7)); it != reverted_sha_.end() && it->first.starts_with(c.sha.substr(0, 7)); ++it) {
+    for (auto it = reverted_sha_.lower_bound(c.sha.substr(0, 7));
+         it != reverted_sha_.end() && it->first.starts_with(c.sha.substr(0, 7)); ++it) {
       if (c.sha.starts_with(it->first) && it->second != c.sha) return it->second;
     }
   }
@@ -254,7 +267,8 @@ std::optional<std::string> EstimateContext::reverted_by(const CommitInfo& c) con
   return std::nullopt;
 }
 
-std::vector<std::string> EstimateContext::follow_up_fixes(const CommitInfo& c, const std::vector<std::string>& paths) const {
+std::vector<std::string> EstimateContext::follow_up_fixes(const CommitInfo& c,
+                                                          const std::vector<std::string>& paths) const {
   std::set<std::pair<int64_t, std::string>> found;
   for (const auto& p : paths) {
     auto it = fixes_by_path_.find(p);
@@ -303,8 +317,9 @@ Effect estimate_effect(const MinedCommit& c, const EstimateContext& ctx) {
     const double factor = s.peak_claim ? o.peak_claim_discount : o.claim_discount;
     e.improvement = std::min(kMaxEstimate, median(s.claims) * factor);
     e.confidence = intent + technique > 0 ? 0.45 : 0.4;
-    why = "message claims '" + s.claim_texts.front() + "'" + (s.claims.size() > 1 ? " (median of " + std::to_string(s.claims.size()) + " figures)" : "") +
-          ", x" + fixed(factor, 1) + (s.peak_claim ? " for a peak figure" : " for a best case");
+    why = "message claims '" + s.claim_texts.front() + "'" +
+          (s.claims.size() > 1 ? " (median of " + std::to_string(s.claims.size()) + " figures)" : "") + ", x" +
+          fixed(factor, 1) + (s.peak_claim ? " for a peak figure" : " for a best case");
   } else if (intent > 0 || (technique > 0 && s.fix_words.empty())) {
     e.improvement = std::min(0.08, 0.02 + 0.015 * static_cast<double>(std::min<size_t>(intent, 2)) +
                                        0.015 * static_cast<double>(std::min<size_t>(technique, 3)));
@@ -321,7 +336,8 @@ Effect estimate_effect(const MinedCommit& c, const EstimateContext& ctx) {
   } else if (!s.fix_words.empty() || !s.housekeeping_words.empty()) {
     e.improvement = 0;
     e.confidence = 0.3;
-    why = "message says " + (s.fix_words.empty() ? s.housekeeping_words : s.fix_words).front() + ", nothing about speed";
+    why =
+        "message says " + (s.fix_words.empty() ? s.housekeeping_words : s.fix_words).front() + ", nothing about speed";
   } else {
     e.improvement = 0.01;
     e.confidence = 0.1;
@@ -340,8 +356,9 @@ Effect estimate_effect(const MinedCommit& c, const EstimateContext& ctx) {
       const int k = static_cast<int>(std::min<size_t>(fixes.size(), 3));
       e.improvement *= std::pow(0.7, k);
       e.confidence *= std::pow(0.85, k);
-      why += "; " + std::to_string(fixes.size()) + " follow-up fix" + (fixes.size() > 1 ? "es" : "") + " of its files within " +
-             std::to_string(o.follow_up_window_s / 86400) + " days (" + short_sha(fixes.front()) + (fixes.size() > 1 ? " ..." : "") + ")";
+      why += "; " + std::to_string(fixes.size()) + " follow-up fix" + (fixes.size() > 1 ? "es" : "") +
+             " of its files within " + std::to_string(o.follow_up_window_s / 86400) + " days (" +
+             short_sha(fixes.front()) + (fixes.size() > 1 ? " ..." : "") + ")";
     }
   }
   e.evidence = "estimate: " + why;

@@ -14,9 +14,13 @@ struct Hunk {
   std::vector<std::string> lines;  // with their ' ', '+', '-' marks; the "@@" line first when there is one
 };
 
-bool is_change(const std::string& l) { return !l.empty() && (l[0] == '+' || l[0] == '-'); }
+bool is_change(const std::string& l) {
+  return !l.empty() && (l[0] == '+' || l[0] == '-');
+}
 
-std::string body(const std::string& l) { return l.empty() ? l : l.substr(1); }
+std::string body(const std::string& l) {
+  return l.empty() ? l : l.substr(1);
+}
 
 // For each line of the hunk: does it hold nothing but comment text (or nothing)? Block comments are
 // followed across lines, so the plain-text lines of a licence header count as comment.
@@ -47,7 +51,8 @@ std::vector<bool> comment_only(const std::vector<std::string>& lines) {
 }
 
 bool is_licence_text(const std::string& text) {
-  static const std::regex words(R"(Copyright|COPYRIGHT|Redistribution|LICENSE|License|WARRANTIES|WARRANTY|LIABILITY|THIS SOFTWARE|All rights reserved|provided that|SPDX)");
+  static const std::regex words(
+      R"(Copyright|COPYRIGHT|Redistribution|LICENSE|License|WARRANTIES|WARRANTY|LIABILITY|THIS SOFTWARE|All rights reserved|provided that|SPDX)");
   return std::regex_search(text, words);
 }
 
@@ -135,7 +140,8 @@ std::string clean_example_code(const std::string& code, size_t max_chars, size_t
 
 int example_relevance(const CodeExample& e) {
   static const std::regex rvv(R"(__riscv_|vsetvli?|vfloat|vint|vuint|vbool|riscv_vector\.h)");
-  static const std::regex assembler(R"((^|\n)[+\- ]\s*(\.macro|\.endm|\.align|ld1|st1|fmla|vfmacc\.v|vle32\.v|vse32\.v|ldr|str|vmovups|vfmadd|movq)\b)");
+  static const std::regex assembler(
+      R"((^|\n)[+\- ]\s*(\.macro|\.endm|\.align|ld1|st1|fmla|vfmacc\.v|vle32\.v|vse32\.v|ldr|str|vmovups|vfmadd|movq)\b)");
   const std::string f = e.file;
   const bool asm_file = f.ends_with(".S") || f.ends_with(".s") || f.ends_with(".asm");
   const bool c_file = f.ends_with(".c") || f.ends_with(".h") || f.ends_with(".cc") || f.ends_with(".cpp");

@@ -23,9 +23,15 @@ fs::path with_suffix(const fs::path& pool_file, const char* suffix) {
 
 }  // namespace
 
-fs::path ExampleIndex::vectors_path(const fs::path& pool_file) { return with_suffix(pool_file, ".examples.faiss"); }
-fs::path ExampleIndex::entries_path(const fs::path& pool_file) { return with_suffix(pool_file, ".examples.json"); }
-fs::path ExampleIndex::model_path(const fs::path& pool_file) { return with_suffix(pool_file, ".examples.model"); }
+fs::path ExampleIndex::vectors_path(const fs::path& pool_file) {
+  return with_suffix(pool_file, ".examples.faiss");
+}
+fs::path ExampleIndex::entries_path(const fs::path& pool_file) {
+  return with_suffix(pool_file, ".examples.json");
+}
+fs::path ExampleIndex::model_path(const fs::path& pool_file) {
+  return with_suffix(pool_file, ".examples.model");
+}
 
 std::string ExampleIndex::example_text(const Thought& t, const CodeExample& e) {
   std::string title;
@@ -62,9 +68,13 @@ ExampleIndex ExampleIndex::build(const IdeaPool& pool, llm::Embedder* embedder, 
 }
 
 void ExampleIndex::save(const fs::path& pool_file) const {
-  nlohmann::json doc = {{"schema", kSchema}, {"embedder", embedder_name_}, {"offline", offline_ != nullptr},
-                        {"dim", index_->dim()}, {"entries", nlohmann::json::array()}};
-  for (const auto& e : entries_) doc["entries"].push_back({{"thought", e.thought}, {"commit", e.commit}, {"file", e.file}});
+  nlohmann::json doc = {{"schema", kSchema},
+                        {"embedder", embedder_name_},
+                        {"offline", offline_ != nullptr},
+                        {"dim", index_->dim()},
+                        {"entries", nlohmann::json::array()}};
+  for (const auto& e : entries_)
+    doc["entries"].push_back({{"thought", e.thought}, {"commit", e.commit}, {"file", e.file}});
   index_->save(vectors_path(pool_file));
   if (offline_) offline_->save(model_path(pool_file));
   write_file_atomic(entries_path(pool_file), doc.dump(1));
@@ -88,7 +98,8 @@ ExampleIndex ExampleIndex::load(const fs::path& pool_file) {
   }
   ix.index_ = std::make_shared<rag::VectorIndex>(rag::VectorIndex::load(vectors_path(pool_file)));
   if (ix.index_->size() != ix.entries_.size()) {
-    throw CorruptDataError(vectors_path(pool_file).string() + " does not match " + entries.string() + ": mine the pool again");
+    throw CorruptDataError(vectors_path(pool_file).string() + " does not match " + entries.string() +
+                           ": mine the pool again");
   }
   if (doc.value("offline", false)) {
     ix.offline_ = std::make_shared<rag::OfflineEmbedder>(rag::OfflineEmbedder::load(model_path(pool_file)));

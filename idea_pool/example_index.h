@@ -37,8 +37,8 @@ class ExampleIndex {
   // Embeds every example of `pool` with the offline embedder fitted on them (`offline` options), or with
   // `embedder` when it is given (an HTTP model; `embedder_name` records which). Throws eok::Error when the
   // pool holds no example code.
-  static ExampleIndex build(const IdeaPool& pool, llm::Embedder* embedder = nullptr, const std::string& embedder_name = "",
-                            const rag::OfflineEmbedderOptions& offline = {});
+  static ExampleIndex build(const IdeaPool& pool, llm::Embedder* embedder = nullptr,
+                            const std::string& embedder_name = "", const rag::OfflineEmbedderOptions& offline = {});
   static ExampleIndex load(const std::filesystem::path& pool_file);
   void save(const std::filesystem::path& pool_file) const;
 
@@ -59,7 +59,7 @@ class ExampleIndex {
 
  private:
   std::vector<ExampleEntry> entries_;
-  std::string embedder_name_;  // the offline model's name, or the HTTP model's
+  std::string embedder_name_;                      // the offline model's name, or the HTTP model's
   std::shared_ptr<rag::OfflineEmbedder> offline_;  // null for an HTTP-built index
   std::shared_ptr<rag::VectorIndex> index_;
 };

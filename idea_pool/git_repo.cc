@@ -171,8 +171,9 @@ class TreeDiffer {
     }
     FileChange f;
     f.path = path;
-    const bool same_kind = (git_tree_entry_filemode(ea) == GIT_FILEMODE_LINK) == (git_tree_entry_filemode(eb) == GIT_FILEMODE_LINK) &&
-                           is_blob_mode(git_tree_entry_filemode(ea)) == is_blob_mode(git_tree_entry_filemode(eb));
+    const bool same_kind =
+        (git_tree_entry_filemode(ea) == GIT_FILEMODE_LINK) == (git_tree_entry_filemode(eb) == GIT_FILEMODE_LINK) &&
+        is_blob_mode(git_tree_entry_filemode(ea)) == is_blob_mode(git_tree_entry_filemode(eb));
     f.status = same_kind ? 'M' : 'T';
     note_contents(f, ea, eb);
     out_.push_back(std::move(f));
@@ -207,7 +208,8 @@ void load_trees(git_repository* repo, const fs::path& path, const CommitInfo& in
     throw Error("cannot read commit " + info.sha + " in " + path.string() + ": " + last_error());
   }
   if (git_commit_parentcount(t.commit.get()) > 0) {
-    if (git_commit_parent(t.parent.out(), t.commit.get(), 0) != 0 || git_commit_tree(t.parent_tree.out(), t.parent.get()) != 0) {
+    if (git_commit_parent(t.parent.out(), t.commit.get(), 0) != 0 ||
+        git_commit_tree(t.parent_tree.out(), t.parent.get()) != 0) {
       throw Error("cannot read the parent of " + info.sha + " in " + path.string() + ": " + last_error() +
                   (git_repository_is_shallow(repo) == 1 ? " (a shallow clone: run git fetch --unshallow)" : ""));
     }
@@ -311,8 +313,8 @@ FilePatch patch_of(git_repository* repo, FileChange& f) {
   // header itself.
   auto data = [](const Blob& b) { return b.get() ? static_cast<const char*>(git_blob_rawcontent(b.get())) : nullptr; };
   auto size = [](const Blob& b) { return b.get() ? static_cast<size_t>(git_blob_rawsize(b.get())) : size_t{0}; };
-  if (git_patch_from_buffers(fp.patch.out(), data(fp.old_blob), size(fp.old_blob), nullptr, data(fp.new_blob), size(fp.new_blob),
-                             nullptr, &opts) != 0) {
+  if (git_patch_from_buffers(fp.patch.out(), data(fp.old_blob), size(fp.old_blob), nullptr, data(fp.new_blob),
+                             size(fp.new_blob), nullptr, &opts) != 0) {
     throw Error("cannot diff " + f.path + ": " + last_error());
   }
   if (git_patch_get_delta(fp.patch.get())->flags & GIT_DIFF_FLAG_BINARY) {
@@ -340,11 +342,15 @@ std::string patch_header(const FileChange& f) {
 int append_line(const git_diff_delta*, const git_diff_hunk*, const git_diff_line* line, void* payload) {
   auto* out = static_cast<std::string*>(payload);
   switch (line->origin) {
-    case GIT_DIFF_LINE_FILE_HDR: return 0;
+    case GIT_DIFF_LINE_FILE_HDR:
+      return 0;
     case GIT_DIFF_LINE_CONTEXT:
     case GIT_DIFF_LINE_ADDITION:
-    case GIT_DIFF_LINE_DELETION: out->push_back(line->origin); break;
-    default: break;
+    case GIT_DIFF_LINE_DELETION:
+      out->push_back(line->origin);
+      break;
+    default:
+      break;
   }
   out->append(line->content, line->content_len);
   return 0;
@@ -379,7 +385,9 @@ class LayoutFree {
 
  private:
   static bool space(char ch) { return ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v'; }
-  static bool word(char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_'; }
+  static bool word(char ch) {
+    return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9') || ch == '_';
+  }
   const char* p_;
   const char* end_;
   char last_ = 0;
@@ -398,7 +406,9 @@ bool same_but_layout(const git_blob* a, const git_blob* b) {
 
 }  // namespace
 
-void GitRepo::Deleter::operator()(git_repository* r) const { git_repository_free(r); }
+void GitRepo::Deleter::operator()(git_repository* r) const {
+  git_repository_free(r);
+}
 
 GitRepo::GitRepo(fs::path path, git_repository* repo) : path_(std::move(path)), repo_(repo) {}
 GitRepo::GitRepo(GitRepo&&) noexcept = default;
@@ -428,7 +438,9 @@ GitRepo GitRepo::open(const fs::path& path) {
   return r;
 }
 
-bool GitRepo::is_shallow() const { return git_repository_is_shallow(repo_.get()) == 1; }
+bool GitRepo::is_shallow() const {
+  return git_repository_is_shallow(repo_.get()) == 1;
+}
 
 std::vector<std::string> GitRepo::branches() const {
   std::vector<std::string> names;
@@ -450,7 +462,8 @@ std::string GitRepo::resolve(const std::string& rev) const {
       git_object_peel(peeled.out(), obj.get(), GIT_OBJECT_COMMIT) != 0) {
     std::string known;
     for (const auto& b : branches()) known += " " + b;
-    throw NotFoundError("'" + rev + "' names no commit in " + path_.string() + "; branches:" + (known.empty() ? " none" : known));
+    throw NotFoundError("'" + rev + "' names no commit in " + path_.string() +
+                        "; branches:" + (known.empty() ? " none" : known));
   }
   return sha_of(git_object_id(peeled.get()));
 }
@@ -459,7 +472,8 @@ CommitInfo GitRepo::commit(const std::string& sha) const {
   git_oid oid = oid_of(sha);
   Commit c;
   if (git_commit_lookup(c.out(), repo_.get(), &oid) != 0) {
-    throw NotFoundError("commit " + sha + " is not in " + path_.string() + (is_shallow() ? " (a shallow clone: fetch its full history)" : ""));
+    throw NotFoundError("commit " + sha + " is not in " + path_.string() +
+                        (is_shallow() ? " (a shallow clone: fetch its full history)" : ""));
   }
   return info_of(c.get());
 }
@@ -470,10 +484,12 @@ void GitRepo::walk(const std::string& tip, const std::vector<std::string>& hide,
   if (git_revwalk_new(w.out(), repo_.get()) != 0) throw Error("cannot walk " + path_.string() + ": " + last_error());
   git_revwalk_sorting(w.get(), GIT_SORT_TOPOLOGICAL | GIT_SORT_TIME);
   git_oid start = oid_of(tip);
-  if (git_revwalk_push(w.get(), &start) != 0) throw NotFoundError("cannot walk from " + tip + " in " + path_.string() + ": " + last_error());
+  if (git_revwalk_push(w.get(), &start) != 0)
+    throw NotFoundError("cannot walk from " + tip + " in " + path_.string() + ": " + last_error());
   for (const auto& h : hide) {
     git_oid oid = oid_of(h);
-    if (git_revwalk_hide(w.get(), &oid) != 0) throw NotFoundError("cannot walk past " + h + " in " + path_.string() + ": " + last_error());
+    if (git_revwalk_hide(w.get(), &oid) != 0)
+      throw NotFoundError("cannot walk past " + h + " in " + path_.string() + ": " + last_error());
   }
   git_oid oid;
   while (true) {
@@ -484,7 +500,8 @@ void GitRepo::walk(const std::string& tip, const std::vector<std::string>& hide,
                   (is_shallow() ? " (a shallow clone: fetch its full history with git fetch --unshallow)" : ""));
     }
     Commit c;
-    if (git_commit_lookup(c.out(), repo_.get(), &oid) != 0) throw Error("cannot read commit " + sha_of(&oid) + ": " + last_error());
+    if (git_commit_lookup(c.out(), repo_.get(), &oid) != 0)
+      throw Error("cannot read commit " + sha_of(&oid) + ": " + last_error());
     if (!visit(info_of(c.get()))) break;
   }
 }
@@ -511,7 +528,8 @@ std::vector<CommitInfo> GitRepo::history(const std::string& tip, std::vector<std
     }
     index.emplace(oid, static_cast<uint32_t>(nodes.size()));
     Node n{info_of(c.get()), {}};
-    for (unsigned k = 0; k < git_commit_parentcount(c.get()); ++k) n.parents.push_back(*git_commit_parent_id(c.get(), k));
+    for (unsigned k = 0; k < git_commit_parentcount(c.get()); ++k)
+      n.parents.push_back(*git_commit_parent_id(c.get(), k));
     for (auto it = n.parents.rbegin(); it != n.parents.rend(); ++it) stack.push_back(*it);
     nodes.push_back(std::move(n));
   }
@@ -524,7 +542,8 @@ std::vector<CommitInfo> GitRepo::history(const std::string& tip, std::vector<std
     for (const git_oid& p : nodes[i].parents) {
       auto it = index.find(p);
       if (it == index.end()) {
-        if (boundary && (boundary->empty() || boundary->back() != nodes[i].info.sha)) boundary->push_back(nodes[i].info.sha);
+        if (boundary && (boundary->empty() || boundary->back() != nodes[i].info.sha))
+          boundary->push_back(nodes[i].info.sha);
         continue;
       }
       parent_ix[i].push_back(it->second);
@@ -558,7 +577,8 @@ std::vector<std::string> GitRepo::first_parent_chain(const std::string& tip, con
     git_oid oid = oid_of(sha);
     Commit c;
     if (git_commit_lookup(c.out(), repo_.get(), &oid) != 0) {
-      if (chain.empty()) throw NotFoundError("commit " + tip + " is not in " + path_.string() + "; resolve() names the commits there");
+      if (chain.empty())
+        throw NotFoundError("commit " + tip + " is not in " + path_.string() + "; resolve() names the commits there");
       break;  // the boundary of a shallow clone: list only commits that are there
     }
     chain.push_back(sha);
@@ -598,7 +618,8 @@ std::string GitRepo::diff_files(std::vector<FileChange>& files, size_t max_bytes
     const FilePatch fp = patch_of(repo_.get(), f);
     if (full || f.binary || !fp.patch.get()) continue;
     std::string text = patch_header(f);
-    if (git_patch_print(fp.patch.get(), append_line, &text) != 0) throw Error("cannot print the diff of " + f.path + ": " + last_error());
+    if (git_patch_print(fp.patch.get(), append_line, &text) != 0)
+      throw Error("cannot print the diff of " + f.path + ": " + last_error());
     if (out.size() + text.size() <= max_bytes) {
       out += text;
       continue;
@@ -613,8 +634,8 @@ std::string GitRepo::diff_files(std::vector<FileChange>& files, size_t max_bytes
   return out;
 }
 
-std::string GitRepo::diff_text(const CommitInfo& c, const std::function<bool(const std::string&)>& include, size_t max_bytes,
-                               bool* truncated) const {
+std::string GitRepo::diff_text(const CommitInfo& c, const std::function<bool(const std::string&)>& include,
+                               size_t max_bytes, bool* truncated) const {
   std::vector<FileChange> files = changed_files(c, false);
   std::erase_if(files, [&](const FileChange& f) { return !include(f.path); });
   return diff_files(files, max_bytes, truncated);

@@ -21,20 +21,20 @@ struct CommitInfo {
   std::string sha;                   // 40 hex digits
   std::vector<std::string> parents;  // first parent first
   std::string author;
-  int64_t time = 0;                  // committer time, unix seconds
-  std::string title;                 // first line of the message
-  std::string message;               // the whole message
+  int64_t time = 0;     // committer time, unix seconds
+  std::string title;    // first line of the message
+  std::string message;  // the whole message
   bool is_merge() const { return parents.size() > 1; }
 };
 
 struct FileChange {
-  std::string path;        // new path (old path for deletions)
-  char status = 'M';       // 'A' added, 'M' modified, 'D' deleted, 'R' renamed, 'C' copied, 'T' type change
-  size_t additions = 0;    // line counts: filled by changed_files(c) and diff_files, 0 when not counted
+  std::string path;      // new path (old path for deletions)
+  char status = 'M';     // 'A' added, 'M' modified, 'D' deleted, 'R' renamed, 'C' copied, 'T' type change
+  size_t additions = 0;  // line counts: filled by changed_files(c) and diff_files, 0 when not counted
   size_t deletions = 0;
-  bool binary = false;     // known once the contents were read (see above)
-  std::string old_path;    // the path before a rename; "" otherwise
-  std::string old_blob;    // object ids of the contents before and after, "" where there is none
+  bool binary = false;   // known once the contents were read (see above)
+  std::string old_path;  // the path before a rename; "" otherwise
+  std::string old_blob;  // object ids of the contents before and after, "" where there is none
   std::string new_blob;
 };
 

@@ -27,7 +27,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-
 std::string utc_stamp(const char* format) {
   const std::time_t now = std::time(nullptr);
   std::tm tm{};
@@ -78,23 +77,39 @@ void write_pool(const IdeaPool& pool, const ExampleIndex* index, const fs::path&
 
 nlohmann::json MineReport::to_json() const {
   nlohmann::json j;
-  j["repo"] = {{"name", source.name}, {"path", source.path.string()}, {"branch", branch}, {"head", walk.tip},
-               {"cloned_now", source.cloned_now}, {"shallow", walk.shallow}};
-  j["walk"] = {{"seen", walk.seen}, {"kept", walk.kept}, {"dropped", walk.dropped}, {"pull_requests", walk.pull_requests},
-               {"pr_titles_joined", walk.pr_titles_joined}, {"diffs_truncated", walk.diffs_truncated}};
+  j["repo"] = {{"name", source.name}, {"path", source.path.string()},    {"branch", branch},
+               {"head", walk.tip},    {"cloned_now", source.cloned_now}, {"shallow", walk.shallow}};
+  j["walk"] = {{"seen", walk.seen},
+               {"kept", walk.kept},
+               {"dropped", walk.dropped},
+               {"pull_requests", walk.pull_requests},
+               {"pr_titles_joined", walk.pr_titles_joined},
+               {"diffs_truncated", walk.diffs_truncated}};
   j["effects"] = {{"measured", measured}, {"estimated", estimated}};
   if (perf) {
-    j["effects"]["perf_history"] = {{"runs", perf->runs_loaded}, {"load_warnings", perf_load_warnings},
-                                    {"builds_mapped", perf->builds.size()}, {"builds_unmapped", perf->unmapped_builds.size()},
-                                    {"comparisons", perf->comparisons.size()}, {"warnings", perf->warnings}};
+    j["effects"]["perf_history"] = {{"runs", perf->runs_loaded},
+                                    {"load_warnings", perf_load_warnings},
+                                    {"builds_mapped", perf->builds.size()},
+                                    {"builds_unmapped", perf->unmapped_builds.size()},
+                                    {"comparisons", perf->comparisons.size()},
+                                    {"warnings", perf->warnings}};
   }
-  j["pool"] = {{"variant", variant}, {"ideas", abstraction.ideas}, {"thoughts", abstraction.thoughts},
-               {"commits", abstraction.commits}, {"rounds", abstraction.rounds}, {"stable", abstraction.stable},
-               {"converged", abstraction.converged}, {"within_delta", abstraction.within_delta},
-               {"beyond_delta", abstraction.beyond_delta}, {"from_principles", abstraction.from_principles},
-               {"distillations", abstraction.distillations}, {"examples_indexed", examples_indexed}};
+  j["pool"] = {{"variant", variant},
+               {"ideas", abstraction.ideas},
+               {"thoughts", abstraction.thoughts},
+               {"commits", abstraction.commits},
+               {"rounds", abstraction.rounds},
+               {"stable", abstraction.stable},
+               {"converged", abstraction.converged},
+               {"within_delta", abstraction.within_delta},
+               {"beyond_delta", abstraction.beyond_delta},
+               {"from_principles", abstraction.from_principles},
+               {"distillations", abstraction.distillations},
+               {"examples_indexed", examples_indexed}};
   j["embedder"] = embedder;
-  j["distiller"] = {{"kind", distiller}, {"llm_calls", llm_calls}, {"llm_cache_hits", llm_cache_hits},
+  j["distiller"] = {{"kind", distiller},
+                    {"llm_calls", llm_calls},
+                    {"llm_cache_hits", llm_cache_hits},
                     {"fallbacks", distiller_fallbacks}};
   j["embedding_cache_hits"] = embedding_cache_hits;
   j["files"] = {{"pool", pool_file.string()}, {"latest", latest_file.string()}};
@@ -126,7 +141,9 @@ MineReport mine(const MineRequest& req) {
   WalkOptions walk_options;
   walk_options.max_diff_bytes = static_cast<size_t>(cfg.integer("mine.max_diff_bytes"));
   auto walk_bar = std::make_unique<ProgressBar>("[walk]", 0, req.terminal);
-  walk_options.progress = [&](size_t done, size_t total) { walk_bar->update(static_cast<int64_t>(done), static_cast<int64_t>(total)); };
+  walk_options.progress = [&](size_t done, size_t total) {
+    walk_bar->update(static_cast<int64_t>(done), static_cast<int64_t>(total));
+  };
   walk_options.observe = [&](const CommitInfo& c, const std::vector<FileChange>& files, const FilterVerdict&) {
     std::vector<std::string> paths;
     for (const auto& f : files) {
@@ -136,14 +153,16 @@ MineReport mine(const MineRequest& req) {
   };
   auto t = Clock::now();
   WalkResult walk = walk_commits(repo, report.branch, rules, walk_options);
-  walk_bar->finish(std::to_string(walk.summary.seen) + " commits, " + std::to_string(walk.summary.kept) + " change kernel code");
+  walk_bar->finish(std::to_string(walk.summary.seen) + " commits, " + std::to_string(walk.summary.kept) +
+                   " change kernel code");
   walk_bar.reset();
   report.walk = walk.summary;
   report.seconds["walk"] = seconds_since(t);
   std::string dropped;
-  for (const auto& [reason, n] : walk.summary.dropped) dropped += (dropped.empty() ? "" : ", ") + reason + " " + std::to_string(n);
-  log::info("walk: {} commits, {} kept ({} with their pull request's title); dropped: {}", walk.summary.seen, walk.summary.kept,
-            walk.summary.pr_titles_joined, dropped.empty() ? "none" : dropped);
+  for (const auto& [reason, n] : walk.summary.dropped)
+    dropped += (dropped.empty() ? "" : ", ") + reason + " " + std::to_string(n);
+  log::info("walk: {} commits, {} kept ({} with their pull request's title); dropped: {}", walk.summary.seen,
+            walk.summary.kept, walk.summary.pr_titles_joined, dropped.empty() ? "none" : dropped);
   if (walk.commits.empty()) {
     throw Error("no commit of " + report.branch + " in " + report.source.path.string() +
                 " changes kernel code (kernel paths: " + rules.kernel_prefixes.front() +
@@ -183,7 +202,8 @@ MineReport mine(const MineRequest& req) {
   std::unique_ptr<llm::HttpEmbedder> http_embedder;
   std::unique_ptr<llm::CachedEmbedder> cached_embedder;
   llm::Embedder* embedder = nullptr;
-  std::vector<std::string> corpus;  // the commits' texts: what is embedded, and what the extractive distiller weighs terms by
+  std::vector<std::string>
+      corpus;  // the commits' texts: what is embedded, and what the extractive distiller weighs terms by
   for (const auto& c : walk.commits) corpus.push_back(c.text());
   double delta = cfg.number("mine.delta");
   if (variant != PoolVariant::raw) {
@@ -272,7 +292,8 @@ MineReport mine(const MineRequest& req) {
   pool.source["commits_seen"] = std::to_string(walk.summary.seen);
   pool.source["measured_commits"] = std::to_string(report.measured);
   if (report.perf) pool.source["perf_history"] = report.perf->summary();
-  pool.description = report.source.name + " " + report.branch + " @ " + walk.summary.tip.substr(0, 10) + ", " + pool.description;
+  pool.description =
+      report.source.name + " " + report.branch + " @ " + walk.summary.tip.substr(0, 10) + ", " + pool.description;
 
   std::optional<ExampleIndex> index;
   try {

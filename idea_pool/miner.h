@@ -28,13 +28,13 @@
 namespace eok::idea_pool {
 
 struct MineRequest {
-  std::string repo;                                  // a clone's path, or a library named in configs/repos.toml
-  std::filesystem::path root;                        // the data root: configs/, prompts/
-  std::filesystem::path workspace;                   // EOK_HOME: pools/, cache/, repos/
-  Config config;                                     // mine.* and llm.* keys
-  std::optional<std::filesystem::path> perf_history; // asv results (a BLAS-Benchmarks gh-pages copy)
-  std::optional<std::filesystem::path> out;          // a copy of the pool (and its example index) here too
-  bool terminal = false;                             // progress bars redrawn on stderr, else log lines
+  std::string repo;                                   // a clone's path, or a library named in configs/repos.toml
+  std::filesystem::path root;                         // the data root: configs/, prompts/
+  std::filesystem::path workspace;                    // EOK_HOME: pools/, cache/, repos/
+  Config config;                                      // mine.* and llm.* keys
+  std::optional<std::filesystem::path> perf_history;  // asv results (a BLAS-Benchmarks gh-pages copy)
+  std::optional<std::filesystem::path> out;           // a copy of the pool (and its example index) here too
+  bool terminal = false;                              // progress bars redrawn on stderr, else log lines
 };
 
 struct MineReport {
@@ -43,16 +43,16 @@ struct MineReport {
   WalkSummary walk;
   std::optional<PerfEffectsReport> perf;
   size_t perf_load_warnings = 0;
-  size_t measured = 0, estimated = 0;                // commits by kind of effect
+  size_t measured = 0, estimated = 0;  // commits by kind of effect
   AbstractionStats abstraction;
   std::string variant, embedder, distiller;
-  std::map<std::string, size_t> distiller_fallbacks; // LLM distiller: reason -> count
+  std::map<std::string, size_t> distiller_fallbacks;  // LLM distiller: reason -> count
   size_t llm_calls = 0, llm_cache_hits = 0, embedding_cache_hits = 0;
   size_t examples_indexed = 0;
-  std::filesystem::path pool_file;                   // in the workspace
-  std::filesystem::path latest_file;                 // pools/latest.json, what eok search reads by default
+  std::filesystem::path pool_file;    // in the workspace
+  std::filesystem::path latest_file;  // pools/latest.json, what eok search reads by default
   std::optional<std::filesystem::path> out_file;
-  std::map<std::string, double> seconds;             // walk, effects, abstraction, write, total
+  std::map<std::string, double> seconds;  // walk, effects, abstraction, write, total
 
   nlohmann::json to_json() const;
 };

@@ -24,9 +24,9 @@ using nlohmann::json;
 
 namespace {
 
-
 bool all_digits(const std::string& s) {
-  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+  return !s.empty() &&
+         std::all_of(s.begin(), s.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
 }
 
 std::vector<std::string> split(const std::string& s, char sep) {
@@ -92,9 +92,9 @@ std::string BenchmarkResult::point_label(size_t i) const {
 namespace {
 
 // The columns asv 0.6 writes; a file's own `result_columns` takes precedence.
-const std::vector<std::string> kDefaultColumns = {"result",        "params",        "version",    "started_at",
-                                                  "duration",      "stats_ci_99_a", "stats_ci_99_b", "stats_q_25",
-                                                  "stats_q_75",    "stats_number",  "stats_repeat"};
+const std::vector<std::string> kDefaultColumns = {"result",     "params",        "version",       "started_at",
+                                                  "duration",   "stats_ci_99_a", "stats_ci_99_b", "stats_q_25",
+                                                  "stats_q_75", "stats_number",  "stats_repeat"};
 
 std::vector<std::optional<double>> number_list(const json& j, size_t expected) {
   std::vector<std::optional<double>> out;
@@ -105,8 +105,8 @@ std::vector<std::optional<double>> number_list(const json& j, size_t expected) {
 }
 
 // One row of `results`; nullopt (and a reason) when it cannot be used.
-std::optional<BenchmarkResult> parse_benchmark(const json& row, const std::map<std::string, size_t>& col, std::string& why,
-                                               int64_t& finished_ms) {
+std::optional<BenchmarkResult> parse_benchmark(const json& row, const std::map<std::string, size_t>& col,
+                                               std::string& why, int64_t& finished_ms) {
   if (!row.is_array()) {
     why = "not a list";
     return std::nullopt;
@@ -156,7 +156,8 @@ std::optional<BenchmarkResult> parse_benchmark(const json& row, const std::map<s
   const json* started = at("started_at");
   const json* duration = at("duration");
   if (started && started->is_number()) {
-    const double end = started->get<double>() + (duration && duration->is_number() ? duration->get<double>() * 1000 : 0);
+    const double end =
+        started->get<double>() + (duration && duration->is_number() ? duration->get<double>() * 1000 : 0);
     finished_ms = std::max(finished_ms, static_cast<int64_t>(end));
   }
   return b;
@@ -200,8 +201,10 @@ std::optional<PerfRun> read_run(const fs::path& file, const std::string& machine
   PerfRun run;
   run.machine = machine;
   run.file = file;
-  if (doc.contains("commit_hash") && doc["commit_hash"].is_string()) run.benchmark_commit = doc["commit_hash"].get<std::string>();
-  if (run.benchmark_commit.empty()) run.benchmark_commit = file.filename().string().substr(0, file.filename().string().find('-'));
+  if (doc.contains("commit_hash") && doc["commit_hash"].is_string())
+    run.benchmark_commit = doc["commit_hash"].get<std::string>();
+  if (run.benchmark_commit.empty())
+    run.benchmark_commit = file.filename().string().substr(0, file.filename().string().find('-'));
   if (doc.contains("date") && doc["date"].is_number()) run.date_ms = doc["date"].get<int64_t>();
   run.finished_ms = run.date_ms;
   size_t bad = 0;
@@ -215,8 +218,8 @@ std::optional<PerfRun> read_run(const fs::path& file, const std::string& machine
     }
   }
   if (bad > 0) {
-    warnings.push_back(shown + ": " + std::to_string(bad) + " benchmark" + (bad > 1 ? "s" : "") + " unusable (" + first_bad +
-                       ")" + (run.benchmarks.empty() ? " - skipped" : " - the others are kept"));
+    warnings.push_back(shown + ": " + std::to_string(bad) + " benchmark" + (bad > 1 ? "s" : "") + " unusable (" +
+                       first_bad + ")" + (run.benchmarks.empty() ? " - skipped" : " - the others are kept"));
   }
   if (run.benchmarks.empty()) {
     if (bad == 0) warnings.push_back(shown + ": no benchmark results - skipped");
@@ -257,14 +260,16 @@ std::vector<LogEntry> read_log(const fs::path& file, std::vector<std::string>& w
     ++line_no;
     if (!line.empty() && line.back() == '\r') line.pop_back();
     const auto fields = split(line, '\t');
-    if (fields.size() >= 3 && fields[0].size() == 40 && std::all_of(fields[0].begin(), fields[0].end(), [](char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; })) {
+    if (fields.size() >= 3 && fields[0].size() == 40 && std::all_of(fields[0].begin(), fields[0].end(), [](char c) {
+          return std::isxdigit(static_cast<unsigned char>(c)) != 0;
+        })) {
       current = nullptr;
       machine.clear();
       if (!fields[2].starts_with("add results for")) continue;
       auto time = parse_iso8601_ms(fields[1]);
       if (!time) {
-        warnings.push_back(file.filename().string() + ":" + std::to_string(line_no) + ": unreadable date '" + fields[1] +
-                           "' - entry skipped");
+        warnings.push_back(file.filename().string() + ":" + std::to_string(line_no) + ": unreadable date '" +
+                           fields[1] + "' - entry skipped");
         continue;
       }
       entries.push_back({fields[0], *time, {}});
@@ -330,7 +335,9 @@ void attach_builds(std::vector<PerfRun>& runs, const std::vector<LogEntry>& log,
     for (const PerfRun* r : members) finished = std::max(finished, r->finished_ms);
     order.push_back({finished, commit, members});
   }
-  std::sort(order.begin(), order.end(), [](const Group& a, const Group& b) { return std::tie(a.finished, a.commit) < std::tie(b.finished, b.commit); });
+  std::sort(order.begin(), order.end(), [](const Group& a, const Group& b) {
+    return std::tie(a.finished, a.commit) < std::tie(b.finished, b.commit);
+  });
   std::vector<bool> claimed(log.size(), false);
   for (const Group& g : order) {
     long best = -1;
@@ -350,13 +357,14 @@ void attach_builds(std::vector<PerfRun>& runs, const std::vector<LogEntry>& log,
       std::error_code ec;
       const std::string shown = fs::relative(r->file, dir, ec).string();
       if (best < 0) {
-        warnings.push_back(shown + ": no gh-pages log entry published it - its OpenBLAS build is unknown, not compared");
+        warnings.push_back(shown +
+                           ": no gh-pages log entry published it - its OpenBLAS build is unknown, not compared");
         continue;
       }
       auto it = log[best].machines.find(r->machine);
       if (it == log[best].machines.end()) {
-        warnings.push_back(shown + ": log entry " + log[best].sha.substr(0, 8) + " has no version line for " + r->machine +
-                           " - its OpenBLAS build is unknown, not compared");
+        warnings.push_back(shown + ": log entry " + log[best].sha.substr(0, 8) + " has no version line for " +
+                           r->machine + " - its OpenBLAS build is unknown, not compared");
         continue;
       }
       r->build_version = it->second.version;
@@ -364,7 +372,8 @@ void attach_builds(std::vector<PerfRun>& runs, const std::vector<LogEntry>& log,
       r->build_number = build_number_of(it->second.version);
       r->core = core_of(it->second.config);
       if (r->build_number < 0) {
-        warnings.push_back(shown + ": build version '" + it->second.version + "' has no commit count (0.3.27.N) - not compared");
+        warnings.push_back(shown + ": build version '" + it->second.version +
+                           "' has no commit count (0.3.27.N) - not compared");
       }
     }
     if (best >= 0) claimed[best] = true;
@@ -381,14 +390,17 @@ bool is_run_file(const fs::path& p) {
 PerfHistory load_perf_history(const fs::path& dir) {
   std::error_code ec;
   if (!fs::is_directory(dir, ec)) {
-    throw NotFoundError("performance history folder " + dir.string() +
-                        " does not exist: pass a copy of BLAS-Benchmarks' gh-pages branch (results/ and gh-pages-log.txt)");
+    throw NotFoundError(
+        "performance history folder " + dir.string() +
+        " does not exist: pass a copy of BLAS-Benchmarks' gh-pages branch (results/ and gh-pages-log.txt)");
   }
   PerfHistory h;
   h.dir = dir;
   const fs::path results = fs::is_directory(dir / "results", ec) ? dir / "results" : dir;
   fs::path log_file = results.parent_path() / "gh-pages-log.txt";
-  if (results == dir) log_file = fs::exists(dir / "gh-pages-log.txt", ec) ? dir / "gh-pages-log.txt" : dir.parent_path() / "gh-pages-log.txt";
+  if (results == dir)
+    log_file =
+        fs::exists(dir / "gh-pages-log.txt", ec) ? dir / "gh-pages-log.txt" : dir.parent_path() / "gh-pages-log.txt";
 
   // results/<machine>/<hash8>-<env>.json, in a fixed order so that warnings and ties are reproducible.
   std::vector<std::pair<std::string, fs::path>> files;
@@ -401,11 +413,13 @@ PerfHistory load_perf_history(const fs::path& dir) {
   std::sort(files.begin(), files.end());
   h.files_seen = files.size();
   if (files.empty()) {
-    throw NotFoundError(dir.string() + " holds no asv results (results/<machine>/<commit>-<env>.json): pass a copy of "
+    throw NotFoundError(dir.string() +
+                        " holds no asv results (results/<machine>/<commit>-<env>.json): pass a copy of "
                         "BLAS-Benchmarks' gh-pages branch");
   }
   for (const auto& [machine, file] : files) {
-    if (auto run = read_run(file, machine, fs::relative(file, dir, ec).string(), h.warnings)) h.runs.push_back(std::move(*run));
+    if (auto run = read_run(file, machine, fs::relative(file, dir, ec).string(), h.warnings))
+      h.runs.push_back(std::move(*run));
   }
   if (h.runs.empty()) {
     throw CorruptDataError("none of the " + std::to_string(files.size()) + " asv result files in " + dir.string() +
@@ -417,8 +431,9 @@ PerfHistory load_perf_history(const fs::path& dir) {
     h.log_entries = log.size();
     attach_builds(h.runs, log, h.warnings, dir);
   } else {
-    h.warnings.push_back("no gh-pages-log.txt next to " + results.string() +
-                         ": runs cannot be tied to OpenBLAS builds; write it with git log --format='%H%x09%cI%x09%s%n%b' gh-pages");
+    h.warnings.push_back(
+        "no gh-pages-log.txt next to " + results.string() +
+        ": runs cannot be tied to OpenBLAS builds; write it with git log --format='%H%x09%cI%x09%s%n%b' gh-pages");
   }
   std::sort(h.runs.begin(), h.runs.end(), [](const PerfRun& a, const PerfRun& b) {
     return std::tie(a.machine, a.finished_ms, a.file) < std::tie(b.machine, b.finished_ms, b.file);
@@ -434,11 +449,13 @@ std::string arch_of_core(const std::string& core) {
   const std::string c = ascii_lower(core);
   if (c.empty()) return "";
   static const std::vector<std::pair<std::string, std::vector<std::string>>> kPrefixes = {
-      {"x86_64", {"skylakex", "cooperlake", "sapphirerapids", "haswell", "sandybridge", "zen", "nehalem", "core2", "penryn",
-                  "dunnington", "atom", "prescott", "opteron", "barcelona", "bobcat", "bulldozer", "piledriver",
-                  "steamroller", "excavator", "nano", "katmai", "coppermine", "northwood", "banias", "athlon"}},
-      {"arm64", {"armv8", "armv9", "cortexa5", "cortexa7", "cortexx", "cortexa510", "cortexa710", "neoverse", "thunderx",
-                 "tsv110", "falkor", "emag", "a64fx", "vortex", "ampere", "ft2000"}},
+      {"x86_64", {"skylakex",   "cooperlake", "sapphirerapids", "haswell",     "sandybridge", "zen",     "nehalem",
+                  "core2",      "penryn",     "dunnington",     "atom",        "prescott",    "opteron", "barcelona",
+                  "bobcat",     "bulldozer",  "piledriver",     "steamroller", "excavator",   "nano",    "katmai",
+                  "coppermine", "northwood",  "banias",         "athlon"}},
+      {"arm64",
+       {"armv8", "armv9", "cortexa5", "cortexa7", "cortexx", "cortexa510", "cortexa710", "neoverse", "thunderx",
+        "tsv110", "falkor", "emag", "a64fx", "vortex", "ampere", "ft2000"}},
       {"riscv64", {"riscv64", "rv64", "c910", "c920", "x280", "x60"}},
       {"power", {"power", "ppc", "cell"}},
       {"arm", {"armv6", "armv7", "armv5", "cortexa9", "cortexa15"}},
@@ -456,7 +473,7 @@ std::string arch_of_core(const std::string& core) {
 
 namespace {
 
-const std::set<std::string> kArchNames = {"alpha", "arm",   "arm64", "csky",    "e2k",  "ia64",   "loongarch64", "mips",
+const std::set<std::string> kArchNames = {"alpha",  "arm",   "arm64",   "csky",  "e2k", "ia64",   "loongarch64", "mips",
                                           "mips64", "power", "riscv64", "sparc", "x86", "x86_64", "zarch"};
 
 // kernel/<dir>/ directories whose code a library for `arch` compiles, besides the shared ones. From
@@ -471,8 +488,17 @@ std::set<std::string> kernel_dirs_of(const std::string& arch) {
 
 // Files that never end up in the library: documentation, CI, the test and benchmark programs.
 bool never_built(const std::string& path) {
-  static const std::vector<std::string> kDirs = {".github/", "doc/", "docs/", "test/", "ctest/", "utest/", "benchmark/",
-                                                 "lapack-netlib/TESTING/", "lapack-netlib/CBLAS/testing/", ".ci/", "ci/"};
+  static const std::vector<std::string> kDirs = {".github/",
+                                                 "doc/",
+                                                 "docs/",
+                                                 "test/",
+                                                 "ctest/",
+                                                 "utest/",
+                                                 "benchmark/",
+                                                 "lapack-netlib/TESTING/",
+                                                 "lapack-netlib/CBLAS/testing/",
+                                                 ".ci/",
+                                                 "ci/"};
   for (const auto& d : kDirs) {
     if (path.starts_with(d)) return true;
   }
@@ -481,7 +507,8 @@ bool never_built(const std::string& path) {
   if (ext == ".md" || ext == ".rst" || ext == ".yml" || ext == ".yaml") return true;
   const bool top_level = path.find('/') == std::string::npos;
   if (top_level && ext == ".txt" && name != "CMakeLists.txt") return true;  // Changelog.txt, GotoBLAS_*.txt ...
-  return top_level && (name.starts_with("Jenkinsfile") || name == ".gitignore" || name == "LICENSE" || name == ".mailmap");
+  return top_level &&
+         (name.starts_with("Jenkinsfile") || name == ".gitignore" || name == "LICENSE" || name == ".mailmap");
 }
 
 // "<prefix><arch><suffix>" file names that only one architecture builds: Makefile.arm64, common_x86_64.h,
@@ -572,8 +599,8 @@ std::map<int64_t, std::string> map_builds(const GitRepo& repo, const std::string
   for (int64_t n : numbers) {
     if (out.count(n)) continue;
     if (n > total) {
-      warn("build " + std::to_string(n) + " is newer than " + branch + " (" + std::to_string(total) + " commits after " + base_tag +
-           "): update the clone");
+      warn("build " + std::to_string(n) + " is newer than " + branch + " (" + std::to_string(total) +
+           " commits after " + base_tag + "): update the clone");
     } else {
       warn("no first-parent commit of " + branch + " is " + std::to_string(n) + " commits after " + base_tag +
            ": that build came from another branch");
@@ -592,7 +619,6 @@ namespace {
 // product: asv's version hash covers the benchmark's code, not its parameter lists, and BLAS-Benchmarks
 // changed sizes (100..1000 in 6 steps vs 100 and 1000) under one hash in June 2024.
 using PointKey = std::tuple<std::string, std::string, std::string>;
-
 
 std::map<PointKey, double> log_times(const PerfRun& run) {
   std::map<PointKey, double> out;
@@ -701,24 +727,27 @@ struct Share {
 }  // namespace
 
 size_t PerfEffectsReport::comparisons_on(const std::string& machine) const {
-  return static_cast<size_t>(std::count_if(comparisons.begin(), comparisons.end(), [&](const BuildComparison& c) { return c.machine == machine; }));
+  return static_cast<size_t>(std::count_if(comparisons.begin(), comparisons.end(),
+                                           [&](const BuildComparison& c) { return c.machine == machine; }));
 }
 
 std::string PerfEffectsReport::summary() const {
   std::set<std::string> machines;
   for (const auto& c : comparisons) machines.insert(c.machine);
   std::string per_machine;
-  for (const auto& m : machines) per_machine += (per_machine.empty() ? "" : ", ") + m + " " + std::to_string(comparisons_on(m));
+  for (const auto& m : machines)
+    per_machine += (per_machine.empty() ? "" : ", ") + m + " " + std::to_string(comparisons_on(m));
   return std::to_string(runs_loaded) + " runs (" + std::to_string(load_warnings) + " load warnings), " +
-         std::to_string(builds.size()) + "/" + std::to_string(builds.size() + unmapped_builds.size()) + " builds mapped, " +
-         std::to_string(comparisons.size()) + " comparisons" + (per_machine.empty() ? "" : " (" + per_machine + ")") + ", " +
-         std::to_string(commits_with_effect) + " commits with a measured effect" +
+         std::to_string(builds.size()) + "/" + std::to_string(builds.size() + unmapped_builds.size()) +
+         " builds mapped, " + std::to_string(comparisons.size()) + " comparisons" +
+         (per_machine.empty() ? "" : " (" + per_machine + ")") + ", " + std::to_string(commits_with_effect) +
+         " commits with a measured effect" +
          (warnings.empty() ? "" : ", " + std::to_string(warnings.size()) + " warnings");
 }
 
-std::map<std::string, Effect> measured_effects(const PerfHistory& history, const GitRepo& repo, const std::string& branch,
-                                               const std::string& base_tag, PerfEffectsReport* report_out,
-                                               const PerfEffectsOptions& options) {
+std::map<std::string, Effect> measured_effects(const PerfHistory& history, const GitRepo& repo,
+                                               const std::string& branch, const std::string& base_tag,
+                                               PerfEffectsReport* report_out, const PerfEffectsOptions& options) {
   PerfEffectsReport report;
   report.runs_loaded = history.runs.size();
   report.load_warnings = history.warnings.size();
@@ -731,8 +760,8 @@ std::map<std::string, Effect> measured_effects(const PerfHistory& history, const
   const std::string base_version = base_tag.starts_with("v") ? base_tag.substr(1) : base_tag;
   for (const auto& r : history.runs) {
     if (r.build_number >= 0 && !r.build_version.starts_with(base_version + ".")) {
-      report.warnings.push_back("run " + r.file.filename().string() + " measured " + r.build_version + ", not a build after " +
-                                base_tag + ": its count is not from " + base_tag);
+      report.warnings.push_back("run " + r.file.filename().string() + " measured " + r.build_version +
+                                ", not a build after " + base_tag + ": its count is not from " + base_tag);
       break;
     }
   }
@@ -752,7 +781,7 @@ std::map<std::string, Effect> measured_effects(const PerfHistory& history, const
   }
 
   std::unordered_map<std::string, std::vector<FileChange>> changed;  // sha -> files, read once for all machines
-  std::map<std::string, std::vector<Share>> shares;                 // sha -> its shares, one per comparison
+  std::map<std::string, std::vector<Share>> shares;                  // sha -> its shares, one per comparison
   for (const auto& [machine, builds] : by_machine) {
     // The machine's architecture from the cores its runs report (the most frequent one).
     std::map<std::string, size_t> arch_votes;
@@ -804,15 +833,18 @@ std::map<std::string, Effect> measured_effects(const PerfHistory& history, const
         bsum += old_log - it->second;
         ++bn;
       }
-      for (const auto& [name, sn] : per_benchmark) c.by_benchmark[name] = std::exp(sn.first / static_cast<double>(sn.second)) - 1;
+      for (const auto& [name, sn] : per_benchmark)
+        c.by_benchmark[name] = std::exp(sn.first / static_cast<double>(sn.second)) - 1;
       if (c.points < options.min_points) {
-        report.warnings.push_back(machine + " " + std::to_string(c.from_build) + " -> " + std::to_string(c.to_build) + ": " +
-                                  std::to_string(c.points) + " common points (benchmark versions differ) - not compared");
+        report.warnings.push_back(machine + " " + std::to_string(c.from_build) + " -> " + std::to_string(c.to_build) +
+                                  ": " + std::to_string(c.points) +
+                                  " common points (benchmark versions differ) - not compared");
         continue;
       }
       const double mean_log = sum / static_cast<double>(c.points);
       c.improvement = std::exp(mean_log) - 1;
-      c.noise = noise_per_run * std::sqrt(1.0 / static_cast<double>(c.from_runs) + 1.0 / static_cast<double>(c.to_runs));
+      c.noise =
+          noise_per_run * std::sqrt(1.0 / static_cast<double>(c.from_runs) + 1.0 / static_cast<double>(c.to_runs));
       // 1 when the noise is far below the reference, 0.5 at it, towards 0 above it.
       const double r = c.noise / options.reference_noise;
       c.confidence = 1 / (1 + r * r);
@@ -827,7 +859,8 @@ std::map<std::string, Effect> measured_effects(const PerfHistory& history, const
         }
         auto it = changed.find(commit.sha);
         if (it == changed.end()) it = changed.emplace(commit.sha, repo.changed_files(commit, false)).first;
-        if (std::any_of(it->second.begin(), it->second.end(), [&](const FileChange& f) { return path_affects_arch(f.path, arch); })) {
+        if (std::any_of(it->second.begin(), it->second.end(),
+                        [&](const FileChange& f) { return path_affects_arch(f.path, arch); })) {
           relevant.push_back(&commit);
         }
       }
@@ -836,7 +869,8 @@ std::map<std::string, Effect> measured_effects(const PerfHistory& history, const
       report.comparisons.push_back(c);
       // Every relevant commit carries the pair's improvement (the paper's rule); how much of it is really
       // the commit's own is unknown, so its confidence falls with the number of commits sharing it.
-      const double share_confidence = c.confidence / std::sqrt(static_cast<double>(std::max<size_t>(1, relevant.size())));
+      const double share_confidence =
+          c.confidence / std::sqrt(static_cast<double>(std::max<size_t>(1, relevant.size())));
       for (const CommitInfo* commit : relevant) shares[commit->sha].push_back({index, share_confidence});
     }
   }
@@ -856,8 +890,9 @@ std::map<std::string, Effect> measured_effects(const PerfHistory& history, const
       e.confidence = std::max(e.confidence, s.confidence);
       char noise[32];
       std::snprintf(noise, sizeof noise, "%.2f", c.noise * 100);
-      evidence += (evidence.empty() ? "" : "; ") + c.machine + " runs " + c.from_version + " -> " + c.to_version + ": " + std::to_string(c.points) + " points, geo-mean " + percent(c.improvement) +
-                  " (noise " + noise + " %" + largest_mover(c) + "), shared by " + std::to_string(c.relevant_commits) + " commits";
+      evidence += (evidence.empty() ? "" : "; ") + c.machine + " runs " + c.from_version + " -> " + c.to_version +
+                  ": " + std::to_string(c.points) + " points, geo-mean " + percent(c.improvement) + " (noise " + noise +
+                  " %" + largest_mover(c) + "), shared by " + std::to_string(c.relevant_commits) + " commits";
     }
     e.improvement = weight > 0 ? weighted / weight : 0;
     e.evidence = evidence;

@@ -39,7 +39,8 @@ struct Reader {
     if (!j[key].is_boolean()) fail(where + "." + key, "must be true or false");
     return j[key].get<bool>();
   }
-  const nlohmann::json& array(const nlohmann::json& j, const char* key, const std::string& where, bool non_empty) const {
+  const nlohmann::json& array(const nlohmann::json& j, const char* key, const std::string& where,
+                              bool non_empty) const {
     static const nlohmann::json empty = nlohmann::json::array();
     if (!j.contains(key)) {
       if (non_empty) fail(where + "." + key, "missing");
@@ -75,7 +76,8 @@ IdeaPool load_pool(const std::filesystem::path& file) {
   if (doc.contains("source") && doc["source"].is_object()) {
     for (const auto& [k, v] : doc["source"].items()) pool.source[k] = v.is_string() ? v.get<std::string>() : v.dump();
     for (const char* k : {"repo", "variant", "distiller"}) {
-      if (pool.source.count(k)) pool.description += std::string(pool.description.empty() ? "" : ", ") + k + " " + pool.source[k];
+      if (pool.source.count(k))
+        pool.description += std::string(pool.description.empty() ? "" : ", ") + k + " " + pool.source[k];
     }
   }
   std::set<std::string> ids;
@@ -101,7 +103,8 @@ IdeaPool load_pool(const std::filesystem::path& file) {
       th.confidence = r.number(thoughts[t], "confidence", tw, th.estimated ? 0.5 : 1.0);
       for (const auto& c : r.array(thoughts[t], "commits", tw, false)) {
         th.commits.push_back({r.text(c, "sha", tw + ".commits"), r.text(c, "title", tw + ".commits", false),
-                              r.number(c, "effectiveness", tw + ".commits", 0), r.flag(c, "estimated", tw + ".commits", true)});
+                              r.number(c, "effectiveness", tw + ".commits", 0),
+                              r.flag(c, "estimated", tw + ".commits", true)});
       }
       for (const auto& e : r.array(thoughts[t], "examples", tw, false)) {
         th.examples.push_back({r.text(e, "commit", tw + ".examples", false), r.text(e, "file", tw + ".examples", false),
@@ -119,16 +122,24 @@ IdeaPool load_pool(const std::filesystem::path& file) {
 std::string pool_to_json(const IdeaPool& pool) {
   nlohmann::json doc = {{"schema", kSchema}, {"source", pool.source}, {"ideas", nlohmann::json::array()}};
   for (const auto& idea : pool.ideas) {
-    nlohmann::json i = {{"id", idea.id}, {"principle", idea.principle}, {"effectiveness", idea.effectiveness},
+    nlohmann::json i = {{"id", idea.id},
+                        {"principle", idea.principle},
+                        {"effectiveness", idea.effectiveness},
                         {"thoughts", nlohmann::json::array()}};
     for (const auto& t : idea.thoughts) {
-      nlohmann::json th = {{"id", t.id}, {"description", t.description}, {"effectiveness", t.effectiveness},
-                           {"estimated", t.estimated}, {"confidence", t.confidence}, {"commits", nlohmann::json::array()},
+      nlohmann::json th = {{"id", t.id},
+                           {"description", t.description},
+                           {"effectiveness", t.effectiveness},
+                           {"estimated", t.estimated},
+                           {"confidence", t.confidence},
+                           {"commits", nlohmann::json::array()},
                            {"examples", nlohmann::json::array()}};
       for (const auto& c : t.commits) {
-        th["commits"].push_back({{"sha", c.sha}, {"title", c.title}, {"effectiveness", c.effectiveness}, {"estimated", c.estimated}});
+        th["commits"].push_back(
+            {{"sha", c.sha}, {"title", c.title}, {"effectiveness", c.effectiveness}, {"estimated", c.estimated}});
       }
-      for (const auto& e : t.examples) th["examples"].push_back({{"commit", e.commit}, {"file", e.file}, {"code", e.code}});
+      for (const auto& e : t.examples)
+        th["examples"].push_back({{"commit", e.commit}, {"file", e.file}, {"code", e.code}});
       i["thoughts"].push_back(std::move(th));
     }
     doc["ideas"].push_back(std::move(i));

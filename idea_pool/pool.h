@@ -36,7 +36,7 @@ struct Idea {
 struct IdeaPool {
   std::string schema;
   std::map<std::string, std::string> source;  // provenance: repo, branch, head, variant, embedder, distiller ...
-  std::string description;  // one line from `source`, for the run log
+  std::string description;                    // one line from `source`, for the run log
   std::vector<Idea> ideas;
   std::filesystem::path file;
 

@@ -25,7 +25,8 @@ RepoSource resolve_repo(const std::string& repo, const fs::path& root, const fs:
   if (fs::is_directory(repo, ec)) {
     src.path = fs::absolute(repo);
     src.name = src.path.filename().string();
-    if (src.name.empty() || src.name == "." || src.name == "repo") src.name = src.path.parent_path().filename().string();
+    if (src.name.empty() || src.name == "." || src.name == "repo")
+      src.name = src.path.parent_path().filename().string();
   }
   // A known library by name; a local clone whose directory name contains a known name takes that
   // library's branch, kernel paths and base tag too.
@@ -43,8 +44,8 @@ RepoSource resolve_repo(const std::string& repo, const fs::path& root, const fs:
   if (src.path.empty() && !entry) {
     std::string known;
     for (const auto& [name, node] : doc) known += " " + std::string(name.str());
-    throw NotFoundError("'" + repo + "' is neither a directory nor a library in " + config.string() + " (known:" +
-                        (known.empty() ? " none" : known) + ")");
+    throw NotFoundError("'" + repo + "' is neither a directory nor a library in " + config.string() +
+                        " (known:" + (known.empty() ? " none" : known) + ")");
   }
   if (entry) {
     src.branch = (*entry)["branch"].value_or(std::string());
@@ -71,7 +72,8 @@ RepoSource resolve_repo(const std::string& repo, const fs::path& root, const fs:
     const std::string why = git_error_text();
     std::error_code rm;
     fs::remove_all(src.path, rm);
-    throw Error("cannot clone " + url + " (" + why + "). Without network access, clone it elsewhere and pass the clone: " +
+    throw Error("cannot clone " + url + " (" + why +
+                "). Without network access, clone it elsewhere and pass the clone: " +
                 "eok mine --repo PATH (or put a bare clone at " + src.path.string() + ")");
   }
   git_repository_free(cloned);

@@ -20,6 +20,7 @@ struct RepoSource {
 // Resolves `repo`: an existing directory is a clone; otherwise a name in `root`/configs/repos.toml whose
 // clone lives in `workspace_root`/repos/NAME, cloned now when missing. Throws NotFoundError for an unknown
 // name (listing the known ones), Error when cloning fails, saying where to put a clone by hand.
-RepoSource resolve_repo(const std::string& repo, const std::filesystem::path& root, const std::filesystem::path& workspace_root);
+RepoSource resolve_repo(const std::string& repo, const std::filesystem::path& root,
+                        const std::filesystem::path& workspace_root);
 
 }  // namespace eok::idea_pool

@@ -45,7 +45,9 @@ struct Section {
   bool loose = false;  // C/C++: a run of declarations between blocks, which the next declarations join
 };
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 
 string_view rstrip(string_view s) {
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
@@ -57,9 +59,13 @@ string_view lstrip(string_view s) {
   return s;
 }
 
-string_view strip(string_view s) { return lstrip(rstrip(s)); }
+string_view strip(string_view s) {
+  return lstrip(rstrip(s));
+}
 
-bool starts_with(string_view s, string_view prefix) { return s.substr(0, prefix.size()) == prefix; }
+bool starts_with(string_view s, string_view prefix) {
+  return s.substr(0, prefix.size()) == prefix;
+}
 
 bool all_of_char(string_view s, char c) {
   return !s.empty() && std::all_of(s.begin(), s.end(), [c](char x) { return x == c; });
@@ -96,10 +102,18 @@ Delimiter adoc_delimiter(string_view t) {
   if (starts_with(t, "```")) return {Block::verbatim, "```"};
   if (t.size() < 4 || !all_of_char(t, t[0])) return {};
   switch (t[0]) {
-    case '-': case '.': case '+': return {Block::verbatim, t};
-    case '/': return {Block::comment, t};
-    case '=': case '*': case '_': return {Block::compound, t};
-    default: return {};
+    case '-':
+    case '.':
+    case '+':
+      return {Block::verbatim, t};
+    case '/':
+      return {Block::comment, t};
+    case '=':
+    case '*':
+    case '_':
+      return {Block::compound, t};
+    default:
+      return {};
   }
 }
 
@@ -150,7 +164,9 @@ bool adoc_block_meta(string_view t) {
 }
 
 // `// a comment` (but not a `////` block delimiter).
-bool adoc_comment(string_view t) { return starts_with(t, "//") && !(t.size() >= 4 && all_of_char(t, '/')); }
+bool adoc_comment(string_view t) {
+  return starts_with(t, "//") && !(t.size() >= 4 && all_of_char(t, '/'));
+}
 
 // `:name: value`, `:name!:`: document attributes, not content.
 bool adoc_attribute_entry(string_view t) {

@@ -20,13 +20,13 @@
 namespace eok::rag {
 
 struct Chunk {
-  std::string source;   // the document's source
+  std::string source;  // the document's source
   // The heading path, " > "-joined: "Vector Arithmetic Instructions > Vector Integer Add"; "" before any
   // heading. The document title (AsciiDoc `=`, Markdown `#`) is its first element. For C/C++, a top-level
   // block's declaration ("static void mish_block(float *y, const float *x, size_t n)"); "" for the
   // declarations between blocks and for the file comment.
   std::string section;
-  std::string text;     // the chunk's text, without its heading line (a caller may prefix `section`)
+  std::string text;  // the chunk's text, without its heading line (a caller may prefix `section`)
   // 1-based line of the chunk's first line in Document::text (for a later part of a split listing or table,
   // of its first line that is not a repeated opening line).
   size_t line = 0;

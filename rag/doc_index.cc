@@ -23,8 +23,8 @@ constexpr const char* kSchema = "eok-doc-index/1";
 constexpr double kFusionK = 60;  // reciprocal-rank fusion's damping: a rank's weight is 1 / (60 + rank)
 
 struct Stored {
-  std::map<std::string, std::string> hashes;               // source -> content hash
-  std::map<std::string, std::vector<size_t>> rows;         // source -> its chunk rows
+  std::map<std::string, std::string> hashes;        // source -> content hash
+  std::map<std::string, std::vector<size_t>> rows;  // source -> its chunk rows
   std::vector<Chunk> chunks;
   std::vector<std::vector<float>> vectors;
   std::unique_ptr<OfflineEmbedder> embedder;
@@ -50,11 +50,13 @@ std::vector<Chunk> read_chunks(const fs::path& file) {
 std::vector<std::vector<float>> read_vectors(const fs::path& file, size_t rows, size_t dim) {
   const std::string bytes = read_file(file);
   if (bytes.size() != rows * dim * sizeof(float)) {
-    throw CorruptDataError(file.string() + " holds " + std::to_string(bytes.size()) + " bytes, not " + std::to_string(rows) +
-                           " vectors of " + std::to_string(dim) + ": build the index again (eok rag build --rebuild)");
+    throw CorruptDataError(file.string() + " holds " + std::to_string(bytes.size()) + " bytes, not " +
+                           std::to_string(rows) + " vectors of " + std::to_string(dim) +
+                           ": build the index again (eok rag build --rebuild)");
   }
   std::vector<std::vector<float>> out(rows, std::vector<float>(dim));
-  for (size_t r = 0; r < rows; ++r) std::memcpy(out[r].data(), bytes.data() + r * dim * sizeof(float), dim * sizeof(float));
+  for (size_t r = 0; r < rows; ++r)
+    std::memcpy(out[r].data(), bytes.data() + r * dim * sizeof(float), dim * sizeof(float));
   return out;
 }
 
@@ -95,11 +97,16 @@ std::vector<Input> list_inputs(const std::vector<fs::path>& inputs) {
 
 }  // namespace
 
-std::string chunk_text_for_index(const Chunk& c) { return c.section.empty() ? c.text : c.section + "\n" + c.text; }
+std::string chunk_text_for_index(const Chunk& c) {
+  return c.section.empty() ? c.text : c.section + "\n" + c.text;
+}
 
-bool DocIndex::exists(const fs::path& dir) { return fs::exists(dir / "manifest.json"); }
+bool DocIndex::exists(const fs::path& dir) {
+  return fs::exists(dir / "manifest.json");
+}
 
-DocBuildReport DocIndex::build(const std::vector<fs::path>& inputs, const fs::path& dir, const DocIndexOptions& options) {
+DocBuildReport DocIndex::build(const std::vector<fs::path>& inputs, const fs::path& dir,
+                               const DocIndexOptions& options) {
   const auto t0 = std::chrono::steady_clock::now();
   auto progress = [&](const std::string& stage, size_t done, size_t total) {
     if (options.progress) options.progress(stage, done, total);
@@ -107,7 +114,8 @@ DocBuildReport DocIndex::build(const std::vector<fs::path>& inputs, const fs::pa
   DocBuildReport report;
   Stored old = options.rebuild ? Stored{} : read_stored(dir);
   const std::vector<Input> files = list_inputs(inputs);
-  if (files.empty()) throw Error("no supported document (AsciiDoc, Markdown, text, C/C++) under the given --docs folders");
+  if (files.empty())
+    throw Error("no supported document (AsciiDoc, Markdown, text, C/C++) under the given --docs folders");
 
   std::vector<Chunk> chunks;
   std::vector<std::vector<float>> vectors;  // for reused chunks; new ones are embedded below
@@ -168,8 +176,8 @@ DocBuildReport DocIndex::build(const std::vector<fs::path>& inputs, const fs::pa
   // Embed: the new chunks with the existing model while they are few, else fit the model again.
   const size_t new_chunks = static_cast<size_t>(std::count(fresh.begin(), fresh.end(), true));
   std::unique_ptr<OfflineEmbedder> embedder = std::move(old.embedder);
-  const bool refit = !embedder || new_chunks > options.refit_fraction * static_cast<double>(chunks.size()) ||
-                     report.files_removed > 0;
+  const bool refit =
+      !embedder || new_chunks > options.refit_fraction * static_cast<double>(chunks.size()) || report.files_removed > 0;
   std::vector<std::string> texts;
   texts.reserve(chunks.size());
   for (const auto& c : chunks) texts.push_back(chunk_text_for_index(c));
@@ -200,10 +208,12 @@ DocBuildReport DocIndex::build(const std::vector<fs::path>& inputs, const fs::pa
   write_file_atomic(dir / "vectors.f32", flat);
   embedder->save(dir / "embedder.model");
   index.save(dir / "vectors.faiss");
-  nlohmann::json manifest = {{"schema", kSchema}, {"embedder", embedder->describe()}, {"dim", embedder->dim()},
-                             {"index", index.kind()}, {"chunks", chunks.size()}, {"files", nlohmann::json::object()}};
+  nlohmann::json manifest = {{"schema", kSchema},       {"embedder", embedder->describe()},
+                             {"dim", embedder->dim()},  {"index", index.kind()},
+                             {"chunks", chunks.size()}, {"files", nlohmann::json::object()}};
   for (const auto& in : inputs) manifest["inputs"].push_back(fs::absolute(in).string());
-  for (const auto& [source, hash] : hashes) manifest["files"][source] = {{"hash", hash}, {"chunks", chunk_counts[source]}};
+  for (const auto& [source, hash] : hashes)
+    manifest["files"][source] = {{"hash", hash}, {"chunks", chunk_counts[source]}};
   write_file_atomic(dir / "manifest.json", manifest.dump(1));
   report.embedder = embedder->describe();
   report.index_kind = index.kind();
@@ -212,7 +222,8 @@ DocBuildReport DocIndex::build(const std::vector<fs::path>& inputs, const fs::pa
 }
 
 DocIndex DocIndex::load(const fs::path& dir) {
-  if (!exists(dir)) throw NotFoundError("no document index at " + dir.string() + ": build one with eok rag build [--docs DIR]");
+  if (!exists(dir))
+    throw NotFoundError("no document index at " + dir.string() + ": build one with eok rag build [--docs DIR]");
   DocIndex ix;
   std::vector<Chunk> chunks;
   try {
@@ -247,7 +258,9 @@ std::vector<DocHit> DocIndex::query(const std::string& text, size_t k) const {
   const std::vector<LexicalHit> by_terms = lexical_->search(text, depth);
   // One or two words are most likely a name to look up: the lexical ranking counts double.
   size_t words = 0;
-  for (size_t i = 0; i < text.size(); ++i) words += !std::isspace(static_cast<unsigned char>(text[i])) && (i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1])));
+  for (size_t i = 0; i < text.size(); ++i)
+    words += !std::isspace(static_cast<unsigned char>(text[i])) &&
+             (i == 0 || std::isspace(static_cast<unsigned char>(text[i - 1])));
   const double lexical_weight = words <= 2 ? 2.0 : 1.0;
   std::unordered_map<size_t, DocHit> hits;
   for (size_t rank = 0; rank < by_vector.size(); ++rank) {

@@ -147,7 +147,8 @@ void inline_includes(std::string_view text, const fs::path& file, IncludeState& 
       try {
         bytes = read_regular_file(included, kDocumentMaxBytes, "included document");
       } catch (const Error&) {
-        out += "(include " + *target + " not inlined: not a regular file of at most " + byte_size_text(kDocumentMaxBytes) + ")\n";
+        out += "(include " + *target + " not inlined: not a regular file of at most " +
+               byte_size_text(kDocumentMaxBytes) + ")\n";
         continue;
       }
       if (looks_binary(bytes)) {
@@ -176,7 +177,8 @@ std::optional<DocumentKind> document_kind(const fs::path& file) {
   // Sources by their exact (lower-case) extension: "COPYING.CC" is a Creative Commons licence, not C++.
   if (ext == ".c" || ext == ".h" || ext == ".cc" || ext == ".cpp" || ext == ".hpp") return DocumentKind::code;
   std::string lower = ext;
-  std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  std::transform(lower.begin(), lower.end(), lower.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   if (lower == ".adoc" || lower == ".asciidoc") return DocumentKind::asciidoc;
   if (lower == ".md" || lower == ".markdown") return DocumentKind::markdown;
   if (lower == ".txt" || lower == ".rst") return DocumentKind::text;
@@ -186,7 +188,8 @@ std::optional<DocumentKind> document_kind(const fs::path& file) {
 std::vector<fs::path> list_documents(const fs::path& dir) {
   std::error_code ec;
   if (!fs::exists(dir, ec)) {
-    throw NotFoundError("no document folder or file at " + dir.string() + ": check the path (a folder of .adoc, .md, "
+    throw NotFoundError("no document folder or file at " + dir.string() +
+                        ": check the path (a folder of .adoc, .md, "
                         ".txt, .rst or C/C++ files, or one such file)");
   }
   if (!fs::is_directory(dir, ec)) return {dir};

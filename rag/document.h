@@ -19,7 +19,7 @@ enum class DocumentKind { asciidoc, markdown, text, code };
 struct Document {
   std::string source;  // path relative to the corpus root, '/'-separated ("riscv-v-spec/v-spec.adoc")
   DocumentKind kind = DocumentKind::text;
-  std::string text;    // UTF-8; AsciiDoc include:: directives replaced by the included text
+  std::string text;  // UTF-8; AsciiDoc include:: directives replaced by the included text
   // The files inlined into `text` by include::, relative to the root like `source`, in order, each once. A
   // caller indexing a whole folder can skip them there to avoid indexing the same text twice.
   std::vector<std::string> includes;

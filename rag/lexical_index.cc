@@ -12,7 +12,9 @@ namespace eok::rag {
 namespace {
 
 // Unigrams and whole intrinsic names; bigrams would double the index for little gain in recall.
-std::vector<std::string> terms_of(std::string_view text) { return code_tokens(text, {.bigrams = false}); }
+std::vector<std::string> terms_of(std::string_view text) {
+  return code_tokens(text, {.bigrams = false});
+}
 
 }  // namespace
 
@@ -49,9 +51,9 @@ std::vector<LexicalHit> LexicalIndex::search(std::string_view query, size_t k) c
   hits.reserve(score.size());
   for (const auto& [row, s] : score) hits.push_back({row, s});
   k = std::min(k, hits.size());
-  std::partial_sort(hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(k), hits.end(), [](const LexicalHit& a, const LexicalHit& b) {
-    return a.score != b.score ? a.score > b.score : a.row < b.row;
-  });
+  std::partial_sort(
+      hits.begin(), hits.begin() + static_cast<std::ptrdiff_t>(k), hits.end(),
+      [](const LexicalHit& a, const LexicalHit& b) { return a.score != b.score ? a.score > b.score : a.row < b.row; });
   hits.resize(k);
   return hits;
 }

@@ -28,25 +28,24 @@ namespace {
 const std::unordered_set<std::string_view>& stop_words() {
   static const std::unordered_set<std::string_view> words = {
       // English function words.
-      "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as",
-      "at", "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can",
-      "could", "did", "do", "does", "doing", "done", "down", "during", "each", "either", "else", "etc", "even",
-      "ever", "every", "few", "for", "from", "further", "had", "has", "have", "having", "he", "her", "here",
-      "hers", "him", "his", "how", "however", "if", "in", "into", "is", "it", "its", "itself", "just", "may",
-      "me", "might", "more", "most", "much", "must", "my", "no", "nor", "not", "now", "of", "off", "on",
-      "once", "one", "only", "or", "other", "our", "out", "over", "own", "per", "same", "should", "since",
-      "so", "some", "such", "than", "that", "the", "their", "them", "then", "there", "these", "they", "this",
-      "those", "through", "thus", "to", "too", "under", "until", "up", "upon", "us", "very", "via", "was",
-      "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "why", "will", "with",
-      "within", "without", "would", "yet", "you", "your", "eg", "ie", "vs",
+      "a", "about", "above", "after", "again", "against", "all", "also", "am", "an", "and", "any", "are", "as", "at",
+      "be", "because", "been", "before", "being", "below", "between", "both", "but", "by", "can", "could", "did", "do",
+      "does", "doing", "done", "down", "during", "each", "either", "else", "etc", "even", "ever", "every", "few", "for",
+      "from", "further", "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "however",
+      "if", "in", "into", "is", "it", "its", "itself", "just", "may", "me", "might", "more", "most", "much", "must",
+      "my", "no", "nor", "not", "now", "of", "off", "on", "once", "one", "only", "or", "other", "our", "out", "over",
+      "own", "per", "same", "should", "since", "so", "some", "such", "than", "that", "the", "their", "them", "then",
+      "there", "these", "they", "this", "those", "through", "thus", "to", "too", "under", "until", "up", "upon", "us",
+      "very", "via", "was", "we", "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "why",
+      "will", "with", "within", "without", "would", "yet", "you", "your", "eg", "ie", "vs",
       // Commit boilerplate that says nothing about the change.
-      "signed", "authored", "cherry", "picked", "pr", "prs", "issue", "issues", "ref", "refs", "fixes",
-      "closes", "see", "please", "thanks", "thank", "http", "https", "www", "com", "org", "github",
+      "signed", "authored", "cherry", "picked", "pr", "prs", "issue", "issues", "ref", "refs", "fixes", "closes", "see",
+      "please", "thanks", "thank", "http", "https", "www", "com", "org", "github",
       // Verbs of every commit title ("Add support for ...", "Use X instead of Y"): they would make unrelated
       // titles look alike.
       "add", "adds", "added", "adding", "use", "uses", "used", "using", "instead", "new", "make", "makes", "made",
-      "update", "updates", "updated", "change", "changes", "changed", "support", "supports", "supported",
-      "like", "need", "needs", "needed", "let", "way", "still", "already", "well"};
+      "update", "updates", "updated", "change", "changes", "changed", "support", "supports", "supported", "like",
+      "need", "needs", "needed", "let", "way", "still", "already", "well"};
   return words;
 }
 
@@ -69,29 +68,26 @@ const std::unordered_set<std::string_view>& rvv_stems() {
       // configuration
       "vsetvli", "vsetivli", "vsetvl", "vsetvlmax",
       // loads and stores
-      "vle", "vse", "vlse", "vsse", "vluxei", "vloxei", "vsuxei", "vsoxei", "vlseg", "vsseg", "vlsseg",
-      "vssseg", "vluxseg", "vloxseg", "vsuxseg", "vsoxseg", "vlm", "vsm", "vlre", "vsr",
+      "vle", "vse", "vlse", "vsse", "vluxei", "vloxei", "vsuxei", "vsoxei", "vlseg", "vsseg", "vlsseg", "vssseg",
+      "vluxseg", "vloxseg", "vsuxseg", "vsoxseg", "vlm", "vsm", "vlre", "vsr",
       // integer arithmetic
-      "vadd", "vsub", "vrsub", "vwaddu", "vwadd", "vwsubu", "vwsub", "vzext", "vsext", "vadc", "vmadc", "vsbc",
-      "vmsbc", "vand", "vor", "vxor", "vnot", "vneg", "vsll", "vsrl", "vsra", "vnsrl", "vnsra", "vmseq",
-      "vmsne", "vmsltu", "vmslt", "vmsleu", "vmsle", "vmsgtu", "vmsgt", "vmsgeu", "vmsge", "vminu", "vmin",
-      "vmaxu", "vmax", "vmul", "vmulh", "vmulhu", "vmulhsu", "vdivu", "vdiv", "vremu", "vrem", "vwmul",
-      "vwmulu", "vwmulsu", "vmacc", "vnmsac", "vmadd", "vnmsub", "vwmaccu", "vwmacc", "vwmaccsu", "vwmaccus",
-      "vmerge", "vmv", "vsaddu", "vsadd", "vssubu", "vssub", "vaaddu", "vaadd", "vasubu", "vasub", "vsmul",
-      "vssrl", "vssra", "vnclipu", "vnclip",
+      "vadd", "vsub", "vrsub", "vwaddu", "vwadd", "vwsubu", "vwsub", "vzext", "vsext", "vadc", "vmadc", "vsbc", "vmsbc",
+      "vand", "vor", "vxor", "vnot", "vneg", "vsll", "vsrl", "vsra", "vnsrl", "vnsra", "vmseq", "vmsne", "vmsltu",
+      "vmslt", "vmsleu", "vmsle", "vmsgtu", "vmsgt", "vmsgeu", "vmsge", "vminu", "vmin", "vmaxu", "vmax", "vmul",
+      "vmulh", "vmulhu", "vmulhsu", "vdivu", "vdiv", "vremu", "vrem", "vwmul", "vwmulu", "vwmulsu", "vmacc", "vnmsac",
+      "vmadd", "vnmsub", "vwmaccu", "vwmacc", "vwmaccsu", "vwmaccus", "vmerge", "vmv", "vsaddu", "vsadd", "vssubu",
+      "vssub", "vaaddu", "vaadd", "vasubu", "vasub", "vsmul", "vssrl", "vssra", "vnclipu", "vnclip",
       // floating point
-      "vfadd", "vfsub", "vfrsub", "vfwadd", "vfwsub", "vfmul", "vfdiv", "vfrdiv", "vfwmul", "vfmacc",
-      "vfnmacc", "vfmsac", "vfnmsac", "vfmadd", "vfnmadd", "vfmsub", "vfnmsub", "vfwmacc", "vfwnmacc",
-      "vfwmsac", "vfwnmsac", "vfsqrt", "vfrsqrt", "vfrec", "vfmin", "vfmax", "vfsgnj", "vfsgnjn", "vfsgnjx",
-      "vfabs", "vfneg", "vmfeq", "vmfne", "vmflt", "vmfle", "vmfgt", "vmfge", "vfclass", "vfmerge", "vfmv",
-      "vfcvt", "vfwcvt", "vfncvt",
+      "vfadd", "vfsub", "vfrsub", "vfwadd", "vfwsub", "vfmul", "vfdiv", "vfrdiv", "vfwmul", "vfmacc", "vfnmacc",
+      "vfmsac", "vfnmsac", "vfmadd", "vfnmadd", "vfmsub", "vfnmsub", "vfwmacc", "vfwnmacc", "vfwmsac", "vfwnmsac",
+      "vfsqrt", "vfrsqrt", "vfrec", "vfmin", "vfmax", "vfsgnj", "vfsgnjn", "vfsgnjx", "vfabs", "vfneg", "vmfeq",
+      "vmfne", "vmflt", "vmfle", "vmfgt", "vmfge", "vfclass", "vfmerge", "vfmv", "vfcvt", "vfwcvt", "vfncvt",
       // reductions
-      "vredsum", "vredmaxu", "vredmax", "vredminu", "vredmin", "vredand", "vredor", "vredxor", "vwredsumu",
-      "vwredsum", "vfredosum", "vfredusum", "vfredsum", "vfredmax", "vfredmin", "vfwredosum", "vfwredusum",
-      "vfwredsum",
+      "vredsum", "vredmaxu", "vredmax", "vredminu", "vredmin", "vredand", "vredor", "vredxor", "vwredsumu", "vwredsum",
+      "vfredosum", "vfredusum", "vfredsum", "vfredmax", "vfredmin", "vfwredosum", "vfwredusum", "vfwredsum",
       // masks
-      "vmand", "vmnand", "vmandn", "vmandnot", "vmxor", "vmor", "vmnor", "vmorn", "vmornot", "vmxnor",
-      "vcpop", "vpopc", "vfirst", "vmsbf", "vmsif", "vmsof", "viota", "vid", "vmmv", "vmclr", "vmset", "vmnot",
+      "vmand", "vmnand", "vmandn", "vmandnot", "vmxor", "vmor", "vmnor", "vmorn", "vmornot", "vmxnor", "vcpop", "vpopc",
+      "vfirst", "vmsbf", "vmsif", "vmsof", "viota", "vid", "vmmv", "vmclr", "vmset", "vmnot",
       // permutations
       "vslideup", "vslidedown", "vslide", "vfslide", "vrgather", "vrgatherei", "vcompress",
       // intrinsic helpers and types
@@ -108,7 +104,9 @@ size_t lower_find(std::string_view s, std::string_view needle) {
   return std::string_view::npos;
 }
 
-bool is_word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
+bool is_word_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
 
 // "Signed-off-by: ...", "Co-authored-by: ...", "Change-Id: ...": names and ids, not content.
 bool is_trailer_line(std::string_view line) {
@@ -122,9 +120,13 @@ bool is_trailer_line(std::string_view line) {
   return key.ends_with("-by") || key == "change-id" || key == "cc";
 }
 
-bool ends_with(const std::string& s, std::string_view suffix) { return s.size() >= suffix.size() && s.ends_with(suffix); }
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.ends_with(suffix);
+}
 
-bool is_vowel(char c) { return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u'; }
+bool is_vowel(char c) {
+  return c == 'a' || c == 'e' || c == 'i' || c == 'o' || c == 'u';
+}
 
 // A light suffix stripper for lower-case alphabetic words, so that inflections of one word meet:
 // optimise/optimize/optimized/optimization -> "optimiz", loads -> "load", unrolling -> "unroll".
@@ -158,7 +160,8 @@ std::string stem(std::string w) {
   } else if (strip("ing", 4) || strip("ed", 4)) {
     // stripped -> stripp -> strip; but unroll, pass and fuzz keep their pair.
     const size_t n = w.size();
-    if (n >= 2 && w[n - 1] == w[n - 2] && !is_vowel(w[n - 1]) && w[n - 1] != 'l' && w[n - 1] != 's' && w[n - 1] != 'z') {
+    if (n >= 2 && w[n - 1] == w[n - 2] && !is_vowel(w[n - 1]) && w[n - 1] != 'l' && w[n - 1] != 's' &&
+        w[n - 1] != 'z') {
       w.pop_back();
     }
   }
@@ -301,7 +304,8 @@ void tokenize(std::string_view text, TokenSink& sink) {
         size_t k = 0;
         while (k < token.size()) {
           if (!is_word_char(token[k])) {
-            if (token[k] != '-' && token[k] != '/' && token[k] != '*' && token[k] != '#' && token[k] != '+') sink.clause_break();
+            if (token[k] != '-' && token[k] != '/' && token[k] != '*' && token[k] != '#' && token[k] != '+')
+              sink.clause_break();
             ++k;
             continue;
           }
@@ -424,8 +428,9 @@ std::vector<Word> code_words(std::string_view text) {
 
 TfidfModel::TfidfModel(std::vector<std::string> terms, std::vector<float> idf, size_t documents)
     : terms_(std::move(terms)), idf_(std::move(idf)), documents_(documents) {
-  if (terms_.size() != idf_.size()) throw Error("TF-IDF model: " + std::to_string(terms_.size()) + " terms but " +
-                                                std::to_string(idf_.size()) + " idf values");
+  if (terms_.size() != idf_.size())
+    throw Error("TF-IDF model: " + std::to_string(terms_.size()) + " terms but " + std::to_string(idf_.size()) +
+                " idf values");
   index_.reserve(terms_.size());
   for (size_t i = 0; i < terms_.size(); ++i) index_.emplace(terms_[i], static_cast<uint32_t>(i));
 }
@@ -444,7 +449,9 @@ TfidfModel TfidfModel::fit(const std::vector<std::vector<std::string>>& docs, si
     if (count >= std::max<size_t>(min_df, 1)) kept.emplace_back(term, count);
   }
   if (kept.size() > max_terms) {
-    std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) { return a.second != b.second ? a.second > b.second : a.first < b.first; });
+    std::sort(kept.begin(), kept.end(), [](const auto& a, const auto& b) {
+      return a.second != b.second ? a.second > b.second : a.first < b.first;
+    });
     kept.resize(max_terms);
   }
   std::sort(kept.begin(), kept.end());
@@ -516,7 +523,8 @@ OfflineEmbedder OfflineEmbedder::fit(const std::vector<std::string>& corpus, con
   std::vector<Eigen::Triplet<double>> triplets;
   for (size_t d = 0; d < docs.size(); ++d) {
     const SparseVector v = e.tfidf_.transform(docs[d]);
-    for (size_t i = 0; i < v.index.size(); ++i) triplets.emplace_back(static_cast<int>(d), static_cast<int>(v.index[i]), v.value[i]);
+    for (size_t i = 0; i < v.index.size(); ++i)
+      triplets.emplace_back(static_cast<int>(d), static_cast<int>(v.index[i]), v.value[i]);
   }
   Sparse x(static_cast<Eigen::Index>(docs.size()), static_cast<Eigen::Index>(e.tfidf_.size()));
   x.setFromTriplets(triplets.begin(), triplets.end());
@@ -527,16 +535,19 @@ OfflineEmbedder OfflineEmbedder::fit(const std::vector<std::string>& corpus, con
   const size_t span = std::min(docs.size(), e.tfidf_.size());
   const size_t k_cap = std::max<size_t>(2, span / std::max<size_t>(options.texts_per_dim, 1));
   const auto k = static_cast<Eigen::Index>(std::min({options.dim, k_cap, span}));
-  const Svd svd = truncated_svd(x, k, static_cast<Eigen::Index>(options.oversample), options.power_iterations, options.seed);
+  const Svd svd =
+      truncated_svd(x, k, static_cast<Eigen::Index>(options.oversample), options.power_iterations, options.seed);
   if (svd.components.cols() == 0) throw Error("offline embedder: the corpus spans no dimension (all texts empty?)");
   e.dim_ = static_cast<size_t>(svd.components.cols());
   e.components_.resize(e.tfidf_.size() * e.dim_);
   for (Eigen::Index t = 0; t < svd.components.rows(); ++t) {
     for (Eigen::Index c = 0; c < svd.components.cols(); ++c) {
-      e.components_[static_cast<size_t>(t) * e.dim_ + static_cast<size_t>(c)] = static_cast<float>(svd.components(t, c));
+      e.components_[static_cast<size_t>(t) * e.dim_ + static_cast<size_t>(c)] =
+          static_cast<float>(svd.components(t, c));
     }
   }
-  for (Eigen::Index c = 0; c < svd.singular_values.size(); ++c) e.singular_values_.push_back(static_cast<float>(svd.singular_values(c)));
+  for (Eigen::Index c = 0; c < svd.singular_values.size(); ++c)
+    e.singular_values_.push_back(static_cast<float>(svd.singular_values(c)));
   e.compute_fingerprint();
   return e;
 }
@@ -565,10 +576,13 @@ std::vector<std::vector<float>> OfflineEmbedder::embed(const std::vector<std::st
   return out;
 }
 
-std::string OfflineEmbedder::name() const { return "offline-tfidf-svd-" + std::to_string(dim_); }
+std::string OfflineEmbedder::name() const {
+  return "offline-tfidf-svd-" + std::to_string(dim_);
+}
 
 std::string OfflineEmbedder::describe() const {
-  return name() + " (" + with_commas(tfidf_.size()) + " terms, fitted on " + with_commas(tfidf_.documents()) + " texts)";
+  return name() + " (" + with_commas(tfidf_.size()) + " terms, fitted on " + with_commas(tfidf_.documents()) +
+         " texts)";
 }
 
 void OfflineEmbedder::compute_fingerprint() {
@@ -623,7 +637,8 @@ OfflineEmbedder OfflineEmbedder::load(const std::filesystem::path& file) {
   }
   OfflineEmbedder e;
   try {
-    if (h.at("format").get<int>() != kFormat) throw corrupt("format " + h.at("format").dump() + " is not " + std::to_string(kFormat));
+    if (h.at("format").get<int>() != kFormat)
+      throw corrupt("format " + h.at("format").dump() + " is not " + std::to_string(kFormat));
     e.dim_ = h.at("dim").get<size_t>();
     e.tokenizer_.bigrams = h.at("bigrams").get<bool>();
     e.seed_ = h.at("seed").get<uint64_t>();
@@ -639,7 +654,8 @@ OfflineEmbedder OfflineEmbedder::load(const std::filesystem::path& file) {
   }
   const size_t floats = e.tfidf_.size() * e.dim_;
   const std::string_view blob(data.data() + head_start + head_size, data.size() - head_start - head_size);
-  if (e.dim_ == 0 || blob.size() != floats * sizeof(float)) throw corrupt("the components are truncated or of the wrong size");
+  if (e.dim_ == 0 || blob.size() != floats * sizeof(float))
+    throw corrupt("the components are truncated or of the wrong size");
   if (content_hash(blob) != h.value("components_hash", "")) throw corrupt("checksum mismatch");
   e.components_.resize(floats);
   std::memcpy(e.components_.data(), blob.data(), blob.size());

@@ -83,16 +83,16 @@ class TfidfModel {
 // ---- the embedder ------------------------------------------------------------------------------------
 
 struct OfflineEmbedderOptions {
-  size_t dim = 128;               // at most; see texts_per_dim
+  size_t dim = 128;  // at most; see texts_per_dim
   // At most one dimension per this many texts (or terms, when fewer): 61 commit messages on 6 themes get
   // 6 dimensions and their themes come out clean; with 61 dimensions each text keeps its own direction.
   size_t texts_per_dim = 10;
-  size_t min_df = 2;              // a term must occur in this many texts; corpora under 50 texts use 1
-  size_t max_terms = 50000;       // bounds the model's size on very large corpora
+  size_t min_df = 2;         // a term must occur in this many texts; corpora under 50 texts use 1
+  size_t max_terms = 50000;  // bounds the model's size on very large corpora
   bool bigrams = true;
-  uint64_t seed = 20240601;       // the random projection of the randomized SVD
-  size_t oversample = 16;         // extra random directions of the range finder (Halko et al.)
-  size_t power_iterations = 3;    // sharpen the spectrum: better components for slowly decaying spectra
+  uint64_t seed = 20240601;     // the random projection of the randomized SVD
+  size_t oversample = 16;       // extra random directions of the range finder (Halko et al.)
+  size_t power_iterations = 3;  // sharpen the spectrum: better components for slowly decaying spectra
 };
 
 class OfflineEmbedder : public llm::Embedder {

@@ -9,10 +9,10 @@
 namespace eok::rag {
 
 struct RetrievalQuery {
-  std::string strategy;                   // "init", "E1", "E2", "M1", "M2", "M3"
-  std::vector<std::string> descriptions;  // the parent kernels' ideas
-  std::vector<std::string> code;          // the parent kernels' sources
-  std::string thought;                    // the search's idea or thought, in words ("" for plain EoH)
+  std::string strategy;                       // "init", "E1", "E2", "M1", "M2", "M3"
+  std::vector<std::string> descriptions;      // the parent kernels' ideas
+  std::vector<std::string> code;              // the parent kernels' sources
+  std::string thought;                        // the search's idea or thought, in words ("" for plain EoH)
   std::vector<std::string> thought_examples;  // example changes of the search's thoughts, ready to show
 };
 

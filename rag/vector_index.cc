@@ -90,8 +90,14 @@ std::vector<VectorHit> VectorIndex::search(std::vector<float> query, size_t k) c
   return hits;
 }
 
-size_t VectorIndex::size() const { return static_cast<size_t>(index_->ntotal); }
-size_t VectorIndex::dim() const { return static_cast<size_t>(index_->d); }
-std::string VectorIndex::kind() const { return dynamic_cast<faiss::IndexHNSW*>(index_.get()) ? "hnsw" : "exact"; }
+size_t VectorIndex::size() const {
+  return static_cast<size_t>(index_->ntotal);
+}
+size_t VectorIndex::dim() const {
+  return static_cast<size_t>(index_->d);
+}
+std::string VectorIndex::kind() const {
+  return dynamic_cast<faiss::IndexHNSW*>(index_.get()) ? "hnsw" : "exact";
+}
 
 }  // namespace eok::rag

@@ -24,18 +24,25 @@ constexpr int kProfileVersion = 2;  // the plugin's "eok-profile 2"
 }  // namespace
 
 std::vector<std::pair<std::string, uint64_t*>> MemoryCounters::named() {
-  std::vector<std::pair<std::string, uint64_t*>> f = {
-      {"loads", &loads}, {"stores", &stores}, {"load_bytes", &load_bytes}, {"store_bytes", &store_bytes},
-      {"store_alloc_l2", &store_allocs[0]}, {"store_alloc_dram", &store_allocs[1]},
-      {"late_fill_l2", &late_fills[0]}, {"late_fill_dram", &late_fills[1]},
-      {"l1_writebacks", &l1_writebacks}, {"l2_writebacks", &l2_writebacks},
-      {"vector_split_load", &vector_split_lines[0]}, {"vector_split_store", &vector_split_lines[1]}};
+  std::vector<std::pair<std::string, uint64_t*>> f = {{"loads", &loads},
+                                                      {"stores", &stores},
+                                                      {"load_bytes", &load_bytes},
+                                                      {"store_bytes", &store_bytes},
+                                                      {"store_alloc_l2", &store_allocs[0]},
+                                                      {"store_alloc_dram", &store_allocs[1]},
+                                                      {"late_fill_l2", &late_fills[0]},
+                                                      {"late_fill_dram", &late_fills[1]},
+                                                      {"l1_writebacks", &l1_writebacks},
+                                                      {"l2_writebacks", &l2_writebacks},
+                                                      {"vector_split_load", &vector_split_lines[0]},
+                                                      {"vector_split_store", &vector_split_lines[1]}};
   static const char* const kKind[2] = {"scalar", "vector"};
   static const char* const kLevel[2] = {"l2", "dram"};
   static const char* const kHow[2] = {"random", "stream"};
   for (int k = 0; k < 2; ++k) {
     for (int l = 0; l < 2; ++l) {
-      for (int h = 0; h < 2; ++h) f.emplace_back(std::string("fill_") + kKind[k] + "_" + kLevel[l] + "_" + kHow[h], &load_fills[k][l][h]);
+      for (int h = 0; h < 2; ++h)
+        f.emplace_back(std::string("fill_") + kKind[k] + "_" + kLevel[l] + "_" + kHow[h], &load_fills[k][l][h]);
     }
   }
   return f;

@@ -16,7 +16,7 @@ constexpr int32_t kVtypeNone = -2;     // before any vset instruction
 struct ExecutedBlock {
   uint64_t vaddr = 0;
   int32_t vtype = kVtypeNone;
-  uint64_t count = 0;        // executions inside the timed region
+  uint64_t count = 0;  // executions inside the timed region
   std::vector<uint8_t> bytes;
   // Bytes each vector load or store of the block moved in the region, by the instruction's byte offset in
   // the block (the vl it ran with, on average, is bytes / count / element size).
@@ -42,7 +42,7 @@ struct MemoryCounters {
 };
 
 struct BlockProfile {
-  bool complete = false;       // the text ended with its "end" line, in the current format
+  bool complete = false;  // the text ended with its "end" line, in the current format
   MemoryCounters mem;
   std::vector<ExecutedBlock> blocks;
 };

@@ -46,7 +46,8 @@ MemoryModelParams MemoryModelParams::load(const std::filesystem::path& json_path
       }
     }
   }
-  const nlohmann::json& bw = j.contains("bandwidth_bytes_per_cycle") ? j.at("bandwidth_bytes_per_cycle") : nlohmann::json::object();
+  const nlohmann::json& bw =
+      j.contains("bandwidth_bytes_per_cycle") ? j.at("bandwidth_bytes_per_cycle") : nlohmann::json::object();
   p.l2_read = positive(bw, "l2_read", json_path);
   p.l2_write = positive(bw, "l2_write", json_path);
   p.dram_read = positive(bw, "dram_read", json_path);

@@ -29,10 +29,10 @@ struct MemoryModelParams {
   double load_stall[2][2][2] = {};
   // Sustained bandwidths in bytes per cycle: reads (fills) and writes (write-backs) of each level.
   double l2_read = 1, l2_write = 1, dram_read = 1, dram_write = 1;
-  double dram_turnaround = 0;     // cycles per line of the smaller of DRAM reads and writes
-  double overlap_exponent = 1;    // p of the p-norm of core time, stream stalls, L2 and DRAM times (>= 1)
-  double split_line[2] = {};      // [load|store]: cycles per extra line of an unaligned vector access
-  std::string provenance;  // what the figures were fitted to
+  double dram_turnaround = 0;   // cycles per line of the smaller of DRAM reads and writes
+  double overlap_exponent = 1;  // p of the p-norm of core time, stream stalls, L2 and DRAM times (>= 1)
+  double split_line[2] = {};    // [load|store]: cycles per extra line of an unaligned vector access
+  std::string provenance;       // what the figures were fitted to
 
   // Reads the fitted parameters; throws ConfigError naming the file and the field when one is missing or
   // not positive.
@@ -40,12 +40,12 @@ struct MemoryModelParams {
 };
 
 struct MemoryTime {
-  double stall_cycles = 0;           // what memory added to the compute time (the region's cycles - compute)
-  double random_stall_cycles = 0;    // loads outside a stream, at full latency
-  double stream_stall_cycles = 0;    // streamed loads, before overlap with the core
-  double split_cycles = 0;           // unaligned vector accesses
-  double l2_cycles = 0;              // the L2's traffic at its bandwidth
-  double dram_cycles = 0;            // DRAM's traffic at its bandwidth
+  double stall_cycles = 0;         // what memory added to the compute time (the region's cycles - compute)
+  double random_stall_cycles = 0;  // loads outside a stream, at full latency
+  double stream_stall_cycles = 0;  // streamed loads, before overlap with the core
+  double split_cycles = 0;         // unaligned vector accesses
+  double l2_cycles = 0;            // the L2's traffic at its bandwidth
+  double dram_cycles = 0;          // DRAM's traffic at its bandwidth
   uint64_t l2_read_bytes = 0, l2_write_bytes = 0, dram_read_bytes = 0, dram_write_bytes = 0;
 };
 

@@ -19,30 +19,62 @@ struct ClassDefault {
 ClassDefault class_default(riscv::InsnClass cls) {
   using C = riscv::InsnClass;
   switch (cls) {
-    case C::int_alu: return {Unit::ieu_any, 1, 1};
-    case C::int_mul: return {Unit::ieu_b, 3, 6};  // as the measured mul
-    case C::int_div: return {Unit::ieu_a, 20, 20};
-    case C::load: case C::fp_load: return {Unit::ls, 1, 4};
-    case C::store: case C::fp_store: return {Unit::ls, 1, 1};
-    case C::branch: case C::jump: return {Unit::ieu_a, 1, 1};
-    case C::fp_alu: case C::fp_cvt: return {Unit::fp, 1, 4};
-    case C::fp_mul: return {Unit::fp, 1, 5};
-    case C::fp_div: return {Unit::fp, 15, 15};
-    case C::fp_sqrt: return {Unit::fp, 20, 20};
-    case C::atomic: return {Unit::ls, 4, 8};
-    case C::csr: case C::fence: case C::system: return {Unit::ieu_a, 1, 1};
-    case C::vset: return {Unit::ieu_a, 3, 4.04};  // as the measured vsetvli at m1 (memset kernels)
-    case C::vec_int: case C::vec_mask: return {Unit::vieu, 2, 4};
-    case C::vec_mul: return {Unit::vieu, 2, 5};
-    case C::vec_div: return {Unit::vieu, 40, 40};
-    case C::vec_fp: case C::vec_fest: return {Unit::vfp, 1, 5};
-    case C::vec_fmul: return {Unit::vfp, 1, 5};
-    case C::vec_fdiv: return {Unit::vfp, 40, 40};
-    case C::vec_red: return {Unit::vfp, 8, 20};
-    case C::vec_perm: return {Unit::vieu, 8, 8};
-    case C::vec_load: return {Unit::vls, 3, 8};
-    case C::vec_store: return {Unit::vls, 3, 1};
-    case C::unknown: return {Unit::ieu_a, 4, 4};
+    case C::int_alu:
+      return {Unit::ieu_any, 1, 1};
+    case C::int_mul:
+      return {Unit::ieu_b, 3, 6};  // as the measured mul
+    case C::int_div:
+      return {Unit::ieu_a, 20, 20};
+    case C::load:
+    case C::fp_load:
+      return {Unit::ls, 1, 4};
+    case C::store:
+    case C::fp_store:
+      return {Unit::ls, 1, 1};
+    case C::branch:
+    case C::jump:
+      return {Unit::ieu_a, 1, 1};
+    case C::fp_alu:
+    case C::fp_cvt:
+      return {Unit::fp, 1, 4};
+    case C::fp_mul:
+      return {Unit::fp, 1, 5};
+    case C::fp_div:
+      return {Unit::fp, 15, 15};
+    case C::fp_sqrt:
+      return {Unit::fp, 20, 20};
+    case C::atomic:
+      return {Unit::ls, 4, 8};
+    case C::csr:
+    case C::fence:
+    case C::system:
+      return {Unit::ieu_a, 1, 1};
+    case C::vset:
+      return {Unit::ieu_a, 3, 4.04};  // as the measured vsetvli at m1 (memset kernels)
+    case C::vec_int:
+    case C::vec_mask:
+      return {Unit::vieu, 2, 4};
+    case C::vec_mul:
+      return {Unit::vieu, 2, 5};
+    case C::vec_div:
+      return {Unit::vieu, 40, 40};
+    case C::vec_fp:
+    case C::vec_fest:
+      return {Unit::vfp, 1, 5};
+    case C::vec_fmul:
+      return {Unit::vfp, 1, 5};
+    case C::vec_fdiv:
+      return {Unit::vfp, 40, 40};
+    case C::vec_red:
+      return {Unit::vfp, 8, 20};
+    case C::vec_perm:
+      return {Unit::vieu, 8, 8};
+    case C::vec_load:
+      return {Unit::vls, 3, 8};
+    case C::vec_store:
+      return {Unit::vls, 3, 1};
+    case C::unknown:
+      return {Unit::ieu_a, 4, 4};
   }
   return {Unit::ieu_a, 4, 4};
 }
@@ -55,8 +87,18 @@ constexpr double kVlenBytes = 32;  // the X60's VLEN, 256 bits
 bool is_vector(riscv::InsnClass cls) {
   using C = riscv::InsnClass;
   switch (cls) {
-    case C::vec_int: case C::vec_mul: case C::vec_div: case C::vec_fp: case C::vec_fmul: case C::vec_fdiv:
-    case C::vec_fest: case C::vec_red: case C::vec_perm: case C::vec_mask: case C::vec_load: case C::vec_store:
+    case C::vec_int:
+    case C::vec_mul:
+    case C::vec_div:
+    case C::vec_fp:
+    case C::vec_fmul:
+    case C::vec_fdiv:
+    case C::vec_fest:
+    case C::vec_red:
+    case C::vec_perm:
+    case C::vec_mask:
+    case C::vec_load:
+    case C::vec_store:
       return true;
     default:
       return false;
@@ -65,9 +107,14 @@ bool is_vector(riscv::InsnClass cls) {
 
 void add_regs(std::vector<uint8_t>& out, const riscv::Operand& op, const riscv::VType* vt) {
   switch (op.file) {
-    case riscv::RegFile::none: return;
-    case riscv::RegFile::x: if (op.reg != 0) out.push_back(op.reg); return;
-    case riscv::RegFile::f: out.push_back(static_cast<uint8_t>(kRegF + op.reg)); return;
+    case riscv::RegFile::none:
+      return;
+    case riscv::RegFile::x:
+      if (op.reg != 0) out.push_back(op.reg);
+      return;
+    case riscv::RegFile::f:
+      out.push_back(static_cast<uint8_t>(kRegF + op.reg));
+      return;
     case riscv::RegFile::v: {
       // Unknown vtype: dependences by base register, as under e32m1.
       const unsigned n = std::max(1u, riscv::register_count(op, vt ? *vt : riscv::VType{32, 0, true, true, false}));
@@ -200,8 +247,8 @@ CostReport X60CostModel::estimate(const BlockProfile& profile) const {
     const ExecutedBlock* block;
     std::vector<riscv::Insn> insns;
     std::vector<SbInsn> sb;
-    double alone = 0;      // steady-state cycles of one execution on its own
-    double cycles = 0;     // what its executions cost in total
+    double alone = 0;       // steady-state cycles of one execution on its own
+    double cycles = 0;      // what its executions cost in total
     uint64_t unpaired = 0;  // executions not costed together with a neighbour
   };
   std::vector<Costed> costed;
@@ -224,7 +271,8 @@ CostReport X60CostModel::estimate(const BlockProfile& profile) const {
   // The most executed first: a loop's blocks before the one-off translations of its first iteration.
   std::vector<size_t> order(costed.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return costed[a].block->count > costed[b].block->count; });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return costed[a].block->count > costed[b].block->count; });
   auto successor = [&](const Costed& c, size_t self) -> Costed* {
     auto it = at.find(c.block->vaddr + c.block->bytes.size());
     if (it == at.end()) return nullptr;
@@ -271,7 +319,8 @@ CostReport X60CostModel::estimate(const BlockProfile& profile) const {
     double weight = 0;
     for (const auto& s : c.sb) weight += std::max(s.rthroughput, 0.5);
     for (size_t i = 0; i < c.insns.size(); ++i) {
-      r.cycles_by_class[std::string(riscv::class_name(c.insns[i].cls))] += total * std::max(c.sb[i].rthroughput, 0.5) / weight;
+      r.cycles_by_class[std::string(riscv::class_name(c.insns[i].cls))] +=
+          total * std::max(c.sb[i].rthroughput, 0.5) / weight;
     }
     HotBlock hb;
     hb.vaddr = c.block->vaddr;
@@ -295,7 +344,7 @@ CostReport X60CostModel::estimate(const BlockProfile& profile) const {
   const double core = core_cycles(r.compute_cycles, r.memory);
   const double bandwidth = std::max(r.memory.l2_cycles, r.memory.dram_cycles);
   const double biggest = std::max({core, r.memory.stream_stall_cycles, bandwidth});
-  r.bound = biggest == core ? (r.compute_cycles >= core - r.compute_cycles ? "compute" : "memory-latency")
+  r.bound = biggest == core        ? (r.compute_cycles >= core - r.compute_cycles ? "compute" : "memory-latency")
             : biggest == bandwidth ? "memory-bandwidth"
                                    : "memory-latency";
   return r;

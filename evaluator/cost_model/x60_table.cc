@@ -67,7 +67,8 @@ class Reader {
     for (const auto& [u, n] : kUnitNames) {
       if (n == name) return u;
     }
-    malformed(path_, where + ".unit \"" + name + "\" is not one of ieu_a, ieu_b, ieu_any, ls, fp, vfp, vieu, vls, none");
+    malformed(path_,
+              where + ".unit \"" + name + "\" is not one of ieu_a, ieu_b, ieu_any, ls, fp, vfp, vieu, vls, none");
   }
 
   // {"e32m4": "floor:vlse32.v e32m4", ...} -> the set of vtypes; absent key -> empty set.
@@ -84,8 +85,8 @@ class Reader {
   }
 
   // {"e32m4": 4, ...} -> map; absent key -> empty map.
-  std::unordered_map<std::string, double> per_vtype(const json& entry, const char* key,
-                                                    const std::string& where, bool required) const {
+  std::unordered_map<std::string, double> per_vtype(const json& entry, const char* key, const std::string& where,
+                                                    bool required) const {
     std::unordered_map<std::string, double> out;
     auto it = entry.find(key);
     if (it == entry.end()) {

@@ -38,8 +38,8 @@ struct InsnCost {
   double rthroughput = 1.0;  // cycles the unit is busy per instruction
   double latency = 1.0;      // cycles from issue until dependants may issue
   Unit unit = Unit::ieu_any;
-  bool measured = false;     // rthroughput comes from the measured table (not LLVM's model)
-  bool derived = false;      // rthroughput is a measured neighbour's figure, not the instruction's own
+  bool measured = false;  // rthroughput comes from the measured table (not LLVM's model)
+  bool derived = false;   // rthroughput is a measured neighbour's figure, not the instruction's own
 };
 
 class X60Table {

@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool level_init(cache_level_t *c, uint32_t sets, uint32_t ways, uint32_t policy, bool tracks_bytes) {
+static bool level_init(cache_level_t* c, uint32_t sets, uint32_t ways, uint32_t policy, bool tracks_bytes) {
   if (sets == 0 || (sets & (sets - 1)) != 0 || ways == 0 || ways > 64 || policy > CACHE_PSEUDO_RANDOM) return false;
   const size_t n = (size_t)sets * ways;
   c->sets = sets;
@@ -23,7 +23,7 @@ static bool level_init(cache_level_t *c, uint32_t sets, uint32_t ways, uint32_t 
   return c->tags && c->age && c->dirty;
 }
 
-static void level_flush(cache_level_t *c) {
+static void level_flush(cache_level_t* c) {
   const size_t n = (size_t)c->sets * c->ways;
   memset(c->tags, 0, n * sizeof *c->tags);
   memset(c->age, 0, n * sizeof *c->age);
@@ -34,8 +34,8 @@ static void level_flush(cache_level_t *c) {
 }
 
 /* The way holding `line` in its set, or -1. */
-static int level_find(const cache_level_t *c, uint64_t line) {
-  const uint64_t *tags = c->tags + (size_t)(line & (c->sets - 1)) * c->ways;
+static int level_find(const cache_level_t* c, uint64_t line) {
+  const uint64_t* tags = c->tags + (size_t)(line & (c->sets - 1)) * c->ways;
   for (uint32_t w = 0; w < c->ways; ++w) {
     if (tags[w] == line + 1) return (int)w;
   }
@@ -43,7 +43,7 @@ static int level_find(const cache_level_t *c, uint64_t line) {
 }
 
 /* The way to replace in `line`'s set: an invalid one, else by the level's policy. */
-static uint32_t level_victim(cache_level_t *c, uint64_t line) {
+static uint32_t level_victim(cache_level_t* c, uint64_t line) {
   const size_t base = (size_t)(line & (c->sets - 1)) * c->ways;
   uint32_t victim = 0;
   for (uint32_t w = 0; w < c->ways; ++w) {
@@ -59,13 +59,13 @@ static uint32_t level_victim(cache_level_t *c, uint64_t line) {
   return victim;
 }
 
-static size_t slot(const cache_level_t *c, uint64_t line, uint32_t way) {
+static size_t slot(const cache_level_t* c, uint64_t line, uint32_t way) {
   return (size_t)(line & (c->sets - 1)) * c->ways + way;
 }
 
 /* Puts `line` into L2 (a fill from DRAM or a write-back from L1); a dirty victim goes to DRAM. */
-static void l2_install(cache_sim_t *sim, uint64_t line, bool dirty) {
-  cache_level_t *c = &sim->l2;
+static void l2_install(cache_sim_t* sim, uint64_t line, bool dirty) {
+  cache_level_t* c = &sim->l2;
   int w = level_find(c, line);
   size_t i;
   if (w >= 0) {
@@ -81,7 +81,7 @@ static void l2_install(cache_sim_t *sim, uint64_t line, bool dirty) {
 }
 
 /* A line before line (or after it, for descending loops) missed recently: a stream prefetcher has it. */
-static bool in_stream(const cache_sim_t *sim, uint64_t line) {
+static bool in_stream(const cache_sim_t* sim, uint64_t line) {
   for (unsigned k = 0; k < CACHE_STREAM_HISTORY; ++k) {
     const uint64_t h = sim->history[k];
     if (h != 0 && (h == line || h + 1 == line || h + 2 == line || h == line + 1 || h == line + 2)) return true;
@@ -89,19 +89,20 @@ static bool in_stream(const cache_sim_t *sim, uint64_t line) {
   return false;
 }
 
-bool cache_sim_init(cache_sim_t *sim, uint32_t line_bytes, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
+bool cache_sim_init(cache_sim_t* sim, uint32_t line_bytes, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
                     uint32_t l2_ways, uint32_t l2_policy) {
   memset(sim, 0, sizeof *sim);
   if (line_bytes < 8 || line_bytes > 64 || (line_bytes & (line_bytes - 1)) != 0) return false;
   while ((1u << sim->line_shift) < line_bytes) sim->line_shift++;
-  if (level_init(&sim->l1, l1_sets, l1_ways, CACHE_LRU, true) && level_init(&sim->l2, l2_sets, l2_ways, l2_policy, false)) {
+  if (level_init(&sim->l1, l1_sets, l1_ways, CACHE_LRU, true) &&
+      level_init(&sim->l2, l2_sets, l2_ways, l2_policy, false)) {
     return true;
   }
   cache_sim_free(sim);
   return false;
 }
 
-static void level_free(cache_level_t *c) {
+static void level_free(cache_level_t* c) {
   free(c->tags);
   free(c->age);
   free(c->dirty);
@@ -111,12 +112,12 @@ static void level_free(cache_level_t *c) {
   memset(c, 0, sizeof *c);
 }
 
-void cache_sim_free(cache_sim_t *sim) {
+void cache_sim_free(cache_sim_t* sim) {
   level_free(&sim->l1);
   level_free(&sim->l2);
 }
 
-void cache_sim_flush(cache_sim_t *sim) {
+void cache_sim_flush(cache_sim_t* sim) {
   level_flush(&sim->l1);
   level_flush(&sim->l2);
   memset(sim->history, 0, sizeof sim->history);
@@ -124,13 +125,13 @@ void cache_sim_flush(cache_sim_t *sim) {
   cache_sim_reset_counters(sim);
 }
 
-void cache_sim_reset_counters(cache_sim_t *sim) {
+void cache_sim_reset_counters(cache_sim_t* sim) {
   memset(&sim->n, 0, sizeof sim->n);
   sim->vec.active = false;
 }
 
-void cache_sim_vector_boundary(cache_sim_t *sim) {
-  vector_access_t *v = &sim->vec;
+void cache_sim_vector_boundary(cache_sim_t* sim) {
+  vector_access_t* v = &sim->vec;
   if (v->active && v->contiguous && v->bytes > 0) {
     const uint64_t line = 1ull << sim->line_shift;
     const uint64_t fewest = (v->bytes + line - 1) / line;
@@ -140,8 +141,8 @@ void cache_sim_vector_boundary(cache_sim_t *sim) {
 }
 
 /* One element access of the current vector instruction. */
-static void vector_element(cache_sim_t *sim, uint64_t addr, unsigned size, bool is_store) {
-  vector_access_t *v = &sim->vec;
+static void vector_element(cache_sim_t* sim, uint64_t addr, unsigned size, bool is_store) {
+  vector_access_t* v = &sim->vec;
   const uint64_t first = addr >> sim->line_shift, last = (addr + size - 1) >> sim->line_shift;
   if (!v->active) {
     v->active = true;
@@ -161,14 +162,14 @@ static void vector_element(cache_sim_t *sim, uint64_t addr, unsigned size, bool 
   }
 }
 
-static uint64_t full_mask(const cache_sim_t *sim) {
+static uint64_t full_mask(const cache_sim_t* sim) {
   const unsigned bytes = 1u << sim->line_shift;
   return bytes == 64 ? ~0ull : (1ull << bytes) - 1;
 }
 
 /* Returns whether the line is now whole in L1 (not a partly written line). */
-static bool access_line(cache_sim_t *sim, uint64_t line, uint64_t mask, bool is_store, int kind) {
-  cache_level_t *l1 = &sim->l1;
+static bool access_line(cache_sim_t* sim, uint64_t line, uint64_t mask, bool is_store, int kind) {
+  cache_level_t* l1 = &sim->l1;
   int w = level_find(l1, line);
   if (w >= 0) {
     const size_t i = slot(l1, line, (uint32_t)w);
@@ -221,7 +222,7 @@ static bool access_line(cache_sim_t *sim, uint64_t line, uint64_t mask, bool is_
   return true;
 }
 
-void cache_sim_access(cache_sim_t *sim, uint64_t addr, unsigned size, bool is_store, int kind) {
+void cache_sim_access(cache_sim_t* sim, uint64_t addr, unsigned size, bool is_store, int kind) {
   if (is_store) {
     sim->n.stores++;
     sim->n.store_bytes += size;

@@ -30,12 +30,12 @@ enum { CACHE_LRU = 0, CACHE_PSEUDO_RANDOM = 1 };
 #define CACHE_STREAM_HISTORY 16
 
 typedef struct {
-  uint64_t *tags;     /* sets * ways; 0 = invalid, else line number + 1 */
-  uint32_t *age;      /* larger = more recently used */
-  uint8_t *dirty;
-  uint8_t *partial;   /* L1 only: allocated by a store miss and not yet written whole or filled */
-  uint8_t *origin;    /* L1 only: where a partial line's memory is (CACHE_FROM_*) */
-  uint64_t *written;  /* L1 only: bytes written of a partial line (64-byte lines: one bit per byte) */
+  uint64_t* tags; /* sets * ways; 0 = invalid, else line number + 1 */
+  uint32_t* age;  /* larger = more recently used */
+  uint8_t* dirty;
+  uint8_t* partial;  /* L1 only: allocated by a store miss and not yet written whole or filled */
+  uint8_t* origin;   /* L1 only: where a partial line's memory is (CACHE_FROM_*) */
+  uint64_t* written; /* L1 only: bytes written of a partial line (64-byte lines: one bit per byte) */
   uint32_t sets, ways, policy;
   uint32_t clock;
   uint64_t rng;
@@ -44,9 +44,9 @@ typedef struct {
 /* What the cost model is given; reset at every region's start. */
 typedef struct {
   uint64_t loads, stores, load_bytes, store_bytes;
-  uint64_t load_fills[2][2][2];  /* [scalar|vector][from L2|DRAM][random|stream]: lines a load waited for */
-  uint64_t store_allocs[2];      /* [from L2|DRAM]: lines a store miss allocated without reading */
-  uint64_t late_fills[2];        /* [from L2|DRAM]: lines read for ownership (stores not from a line's start) */
+  uint64_t load_fills[2][2][2]; /* [scalar|vector][from L2|DRAM][random|stream]: lines a load waited for */
+  uint64_t store_allocs[2];     /* [from L2|DRAM]: lines a store miss allocated without reading */
+  uint64_t late_fills[2];       /* [from L2|DRAM]: lines read for ownership (stores not from a line's start) */
   uint64_t l1_writebacks, l2_writebacks;
   /* [load|store]: lines a unit-stride vector access touched beyond the fewest its bytes need (it was not
    * aligned to a line, so a register's worth of data was split across one more line). */
@@ -72,17 +72,17 @@ typedef struct {
 
 /* Returns false when the geometry is invalid (sets not a power of two, ways 0 or > 64, line not 2^k in
  * [8, 64] bytes). */
-bool cache_sim_init(cache_sim_t *sim, uint32_t line_bytes, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
+bool cache_sim_init(cache_sim_t* sim, uint32_t line_bytes, uint32_t l1_sets, uint32_t l1_ways, uint32_t l2_sets,
                     uint32_t l2_ways, uint32_t l2_policy);
 /* Releases what cache_sim_init allocated (also after a failed init); the simulator may be initialised again. */
-void cache_sim_free(cache_sim_t *sim);
+void cache_sim_free(cache_sim_t* sim);
 /* Invalidates every line (a cache flush whose write-backs nobody times) and zeroes the counters. */
-void cache_sim_flush(cache_sim_t *sim);
+void cache_sim_flush(cache_sim_t* sim);
 /* Zeroes the counters and keeps the contents. */
-void cache_sim_reset_counters(cache_sim_t *sim);
-void cache_sim_access(cache_sim_t *sim, uint64_t addr, unsigned size, bool is_store, int kind);
+void cache_sim_reset_counters(cache_sim_t* sim);
+void cache_sim_access(cache_sim_t* sim, uint64_t addr, unsigned size, bool is_store, int kind);
 /* A vector load or store starts executing (its element accesses follow), or a region ends: the previous
  * vector access is complete and its line splits are counted. */
-void cache_sim_vector_boundary(cache_sim_t *sim);
+void cache_sim_vector_boundary(cache_sim_t* sim);
 
 #endif

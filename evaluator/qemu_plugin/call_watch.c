@@ -9,17 +9,19 @@
 #include "measurement_file.h"
 #include "measurement_protocol.h"
 
-static uint64_t fnv1a(const uint8_t *p, uint64_t n) {
+static uint64_t fnv1a(const uint8_t* p, uint64_t n) {
   uint64_t h = 0xcbf29ce484222325ull;
   for (uint64_t i = 0; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ull;
   return h;
 }
 
-static uint64_t range_bytes(const watch_buffer_t *b) { return b->guard_before + b->data_bytes + b->guard_after; }
+static uint64_t range_bytes(const watch_buffer_t* b) {
+  return b->guard_before + b->data_bytes + b->guard_after;
+}
 
-bool watch_load(const char *path, watch_t *w, char *err, size_t errlen) {
+bool watch_load(const char* path, watch_t* w, char* err, size_t errlen) {
   memset(w, 0, sizeof *w);
-  FILE *f = fopen(path, "r");
+  FILE* f = fopen(path, "r");
   if (!f) {
     snprintf(err, errlen, "cannot read the watch file %s", path);
     return false;
@@ -28,7 +30,7 @@ bool watch_load(const char *path, watch_t *w, char *err, size_t errlen) {
   bool ok = fscanf(f, "%15s", word) == 1 && strcmp(word, "eok-watch") == 0 && fscanf(f, "%15s", word) == 1 &&
             strcmp(word, "1") == 0;
   size_t code_cap = 0, call_cap = 0;
-  watch_call_t *call = NULL;
+  watch_call_t* call = NULL;
   uint32_t bufs_left = 0;
   while (ok && fscanf(f, "%15s", word) == 1) {
     if (strcmp(word, "markers") == 0) {
@@ -52,7 +54,8 @@ bool watch_load(const char *path, watch_t *w, char *err, size_t errlen) {
       call = &w->calls[w->ncalls];
       memset(call, 0, sizeof *call);
       size_t index;
-      ok = fscanf(f, "%zu %d %" SCNu32, &index, &call->timed, &call->nbuf) == 3 && index == w->ncalls && call->nbuf <= 64;
+      ok = fscanf(f, "%zu %d %" SCNu32, &index, &call->timed, &call->nbuf) == 3 && index == w->ncalls &&
+           call->nbuf <= 64;
       if (ok) {
         call->bufs = calloc(call->nbuf ? call->nbuf : 1, sizeof *call->bufs);
         if (!call->bufs) abort();
@@ -60,9 +63,9 @@ bool watch_load(const char *path, watch_t *w, char *err, size_t errlen) {
         w->ncalls++;
       }
     } else if (strcmp(word, "buf") == 0 && bufs_left > 0) {
-      watch_buffer_t *b = &call->bufs[call->nbuf - bufs_left--];
-      ok = fscanf(f, "%" SCNu32 " %c %" SCNu32 " %" SCNx64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &b->arg, &b->access, &b->elem_bytes, &b->range, &b->guard_before,
-                  &b->data_bytes, &b->guard_after) == 7 &&
+      watch_buffer_t* b = &call->bufs[call->nbuf - bufs_left--];
+      ok = fscanf(f, "%" SCNu32 " %c %" SCNu32 " %" SCNx64 " %" SCNu64 " %" SCNu64 " %" SCNu64, &b->arg, &b->access,
+                  &b->elem_bytes, &b->range, &b->guard_before, &b->data_bytes, &b->guard_after) == 7 &&
            (b->access == 'i' || b->access == 'o' || b->access == 'b') && b->elem_bytes > 0;
     } else {
       ok = false;
@@ -73,23 +76,24 @@ bool watch_load(const char *path, watch_t *w, char *err, size_t errlen) {
   return ok && bufs_left == 0;
 }
 
-bool watch_is_candidate_code(const watch_t *w, uint64_t vaddr) {
+bool watch_is_candidate_code(const watch_t* w, uint64_t vaddr) {
   for (size_t i = 0; i < w->ncode; ++i) {
     if (w->code[i][0] <= vaddr && vaddr < w->code[i][1]) return true;
   }
   return false;
 }
 
-const char *watch_call_begin(watch_t *w, size_t c) {
-  watch_call_t *call = &w->calls[c];
+const char* watch_call_begin(watch_t* w, size_t c) {
+  watch_call_t* call = &w->calls[c];
   if (!guest_memory_ok()) return "the plugin cannot read guest memory";
   if (w->ret_slot && !guest_range_mapped(w->ret_slot, 8)) return "the return slot is not mapped";
   for (uint32_t i = 0; i < call->nbuf; ++i) {
-    if (!guest_range_mapped(call->bufs[i].range, range_bytes(&call->bufs[i]))) return "a buffer is not mapped where the plan put it";
+    if (!guest_range_mapped(call->bufs[i].range, range_bytes(&call->bufs[i])))
+      return "a buffer is not mapped where the plan put it";
   }
   uint64_t hashes[64];
   for (uint32_t i = 0; i < call->nbuf; ++i) {
-    watch_buffer_t *b = &call->bufs[i];
+    watch_buffer_t* b = &call->bufs[i];
     const uint64_t n = range_bytes(b);
     free(b->copy);
     b->copy = malloc(n ? n : 1);
@@ -105,8 +109,8 @@ const char *watch_call_begin(watch_t *w, size_t c) {
   return NULL;
 }
 
-void watch_call_end(watch_t *w, size_t c) {
-  watch_call_t *call = &w->calls[c];
+void watch_call_end(watch_t* w, size_t c) {
+  watch_call_t* call = &w->calls[c];
   struct eok_m_call rec = {(uint32_t)c, call->nbuf, 0};
   if (w->ret_slot) memcpy(&rec.ret_bits, guest_ptr(w->ret_slot), 8);
   uint64_t length = sizeof rec;
@@ -116,8 +120,8 @@ void watch_call_end(watch_t *w, size_t c) {
   mfile_begin(EOK_M_CALL, length);
   mfile_write(&rec, sizeof rec);
   for (uint32_t i = 0; i < call->nbuf; ++i) {
-    watch_buffer_t *b = &call->bufs[i];
-    const uint8_t *now = guest_ptr(b->range);
+    watch_buffer_t* b = &call->bufs[i];
+    const uint8_t* now = guest_ptr(b->range);
     struct eok_m_buffer r;
     memset(&r, 0, sizeof r);
     r.arg_index = b->arg;

@@ -59,28 +59,28 @@ typedef struct block {
   int32_t vtype;
   int candidate;
   uint32_t nbytes;
-  uint8_t *bytes;
-  struct vmem *vmem; /* its vector loads and stores, a list */
+  uint8_t* bytes;
+  struct vmem* vmem; /* its vector loads and stores, a list */
 } block_t;
 
 /* One vector load or store of a block: the bytes it moved inside the measured stretch, so the cost
  * model knows the vl it ran with (the X60's load-to-store wait depends on the bytes, its occupancy not). */
 typedef struct vmem {
-  block_t *block;
+  block_t* block;
   uint32_t offset; /* byte offset of the instruction in its block */
   uint64_t bytes;
-  struct vmem *next;
+  struct vmem* next;
 } vmem_t;
 
 static struct {
   watch_t watch;
-  block_t **blocks;
+  block_t** blocks;
   size_t nblocks, cap;
   int32_t cur_vtype;
   guest_phase_t phase;
   size_t calls_begun, calls_ended;
   int measure, in_region, flush, started, sandboxed, regions;
-  vmem_t *cur_vmem; /* the vector access whose elements are arriving */
+  vmem_t* cur_vmem; /* the vector access whose elements are arriving */
   size_t regions_ended;
   cache_sim_t cache;
 } g = {.cur_vtype = VTYPE_NONE, .flush = 0, .phase = PHASE_STARTUP};
@@ -89,7 +89,7 @@ static struct {
 static int access_kind[2] = {CACHE_SCALAR, CACHE_VECTOR};
 
 /* The guest broke a rule: say which, and end the process before it does anything else. */
-static void violation(const char *rule, const char *fmt, ...) {
+static void violation(const char* rule, const char* fmt, ...) {
   char text[768];
   int n = snprintf(text, sizeof text, "%s\n", rule);
   va_list ap;
@@ -102,43 +102,46 @@ static void violation(const char *rule, const char *fmt, ...) {
 
 /* Candidate code may run only inside a call: every candidate block's count must be what it was when the
  * last call ended (or zero before the first call). */
-static void account_candidate_code(const char *when) {
+static void account_candidate_code(const char* when) {
   for (size_t i = 0; i < g.nblocks; ++i) {
-    block_t *b = g.blocks[i];
+    block_t* b = g.blocks[i];
     if (!b->candidate || b->count == b->count_seen) continue;
     violation("code-outside-call",
-              "candidate code at 0x%" PRIx64 " ran %" PRIu64 " time(s) %s; a kernel may run only inside its call", b->vaddr,
-              b->count - b->count_seen, when);
+              "candidate code at 0x%" PRIx64 " ran %" PRIu64 " time(s) %s; a kernel may run only inside its call",
+              b->vaddr, b->count - b->count_seen, when);
   }
 }
 
 static void write_profile(void) {
-  const cache_counters_t *c = &g.cache.n;
-  char *text = NULL;
+  const cache_counters_t* c = &g.cache.n;
+  char* text = NULL;
   size_t len = 0;
-  FILE *m = open_memstream(&text, &len);
+  FILE* m = open_memstream(&text, &len);
   if (!m) abort();
   fputs("eok-profile 2\n", m);
-  fprintf(m, "mem loads %" PRIu64 " stores %" PRIu64 " load_bytes %" PRIu64 " store_bytes %" PRIu64, c->loads, c->stores,
-          c->load_bytes, c->store_bytes);
-  static const char *const kind[2] = {"scalar", "vector"}, *const level[2] = {"l2", "dram"}, *const how[2] = {"random", "stream"};
+  fprintf(m, "mem loads %" PRIu64 " stores %" PRIu64 " load_bytes %" PRIu64 " store_bytes %" PRIu64, c->loads,
+          c->stores, c->load_bytes, c->store_bytes);
+  static const char *const kind[2] = {"scalar", "vector"}, *const level[2] = {"l2", "dram"},
+                           *const how[2] = {"random", "stream"};
   for (int k = 0; k < 2; ++k) {
     for (int l = 0; l < 2; ++l) {
-      for (int s = 0; s < 2; ++s) fprintf(m, " fill_%s_%s_%s %" PRIu64, kind[k], level[l], how[s], c->load_fills[k][l][s]);
+      for (int s = 0; s < 2; ++s)
+        fprintf(m, " fill_%s_%s_%s %" PRIu64, kind[k], level[l], how[s], c->load_fills[k][l][s]);
     }
   }
-  fprintf(m, " store_alloc_l2 %" PRIu64 " store_alloc_dram %" PRIu64 " late_fill_l2 %" PRIu64 " late_fill_dram %" PRIu64
-             " l1_writebacks %" PRIu64 " l2_writebacks %" PRIu64 " vector_split_load %" PRIu64
-             " vector_split_store %" PRIu64 "\n",
-          c->store_allocs[0], c->store_allocs[1], c->late_fills[0], c->late_fills[1], c->l1_writebacks, c->l2_writebacks,
-          c->vector_split_lines[0], c->vector_split_lines[1]);
+  fprintf(m,
+          " store_alloc_l2 %" PRIu64 " store_alloc_dram %" PRIu64 " late_fill_l2 %" PRIu64 " late_fill_dram %" PRIu64
+          " l1_writebacks %" PRIu64 " l2_writebacks %" PRIu64 " vector_split_load %" PRIu64
+          " vector_split_store %" PRIu64 "\n",
+          c->store_allocs[0], c->store_allocs[1], c->late_fills[0], c->late_fills[1], c->l1_writebacks,
+          c->l2_writebacks, c->vector_split_lines[0], c->vector_split_lines[1]);
   for (size_t i = 0; i < g.nblocks; ++i) {
-    const block_t *b = g.blocks[i];
+    const block_t* b = g.blocks[i];
     if (b->count_region == 0) continue;
     fprintf(m, "block %" PRIx64 " %d %" PRIu64 " ", b->vaddr, b->vtype, b->count_region);
     for (uint32_t k = 0; k < b->nbytes; ++k) fprintf(m, "%02x", b->bytes[k]);
     fputc('\n', m);
-    for (const vmem_t *v = b->vmem; v; v = v->next) {
+    for (const vmem_t* v = b->vmem; v; v = v->next) {
       if (v->bytes) fprintf(m, "vmem %" PRIu32 " %" PRIu64 "\n", v->offset, v->bytes);
     }
   }
@@ -160,10 +163,12 @@ static void region_begin(void) {
   vector_access_done();
   for (size_t i = 0; i < g.nblocks; ++i) {
     g.blocks[i]->count_before = g.blocks[i]->count;
-    for (vmem_t *v = g.blocks[i]->vmem; v; v = v->next) v->bytes = 0;
+    for (vmem_t* v = g.blocks[i]->vmem; v; v = v->next) v->bytes = 0;
   }
-  if (g.flush) cache_sim_flush(&g.cache);
-  else cache_sim_reset_counters(&g.cache);
+  if (g.flush)
+    cache_sim_flush(&g.cache);
+  else
+    cache_sim_reset_counters(&g.cache);
   g.in_region = 1;
 }
 
@@ -176,22 +181,24 @@ static void region_end(void) {
 }
 
 /* eok measure: the program's own region markers. */
-static void on_region_begin(unsigned int vcpu, void *udata) {
+static void on_region_begin(unsigned int vcpu, void* udata) {
   (void)vcpu;
   (void)udata;
-  if (g.in_region) violation("region-markers", "EOK_REGION_BEGIN inside region %zu; regions do not nest", g.regions_ended);
+  if (g.in_region)
+    violation("region-markers", "EOK_REGION_BEGIN inside region %zu; regions do not nest", g.regions_ended);
   region_begin();
 }
 
-static void on_region_end(unsigned int vcpu, void *udata) {
+static void on_region_end(unsigned int vcpu, void* udata) {
   (void)vcpu;
   (void)udata;
-  if (!g.in_region) violation("region-markers", "EOK_REGION_END without EOK_REGION_BEGIN (after region %zu)", g.regions_ended);
+  if (!g.in_region)
+    violation("region-markers", "EOK_REGION_END without EOK_REGION_BEGIN (after region %zu)", g.regions_ended);
   region_end();
   g.regions_ended++;
 }
 
-static void on_begin(unsigned int vcpu, void *udata) {
+static void on_begin(unsigned int vcpu, void* udata) {
   (void)vcpu;
   (void)udata;
   if (g.phase == PHASE_CALL) violation("measurement-markers", "a call began inside call %zu", g.calls_begun - 1);
@@ -200,40 +207,41 @@ static void on_begin(unsigned int vcpu, void *udata) {
   }
   account_candidate_code(g.calls_begun == 0 ? "before the first call" : "between calls");
   const size_t c = g.calls_begun++;
-  const char *why = watch_call_begin(&g.watch, c);
+  const char* why = watch_call_begin(&g.watch, c);
   if (why) violation("harness-layout", "call %zu: %s", c, why);
   g.phase = PHASE_CALL;
   if (g.measure && g.watch.calls[c].timed) region_begin();
 }
 
-static void on_end(unsigned int vcpu, void *udata) {
+static void on_end(unsigned int vcpu, void* udata) {
   (void)vcpu;
   (void)udata;
   if (g.phase != PHASE_CALL) violation("measurement-markers", "a call ended that had not begun");
   const size_t c = g.calls_ended++;
   watch_call_end(&g.watch, c);
   for (size_t i = 0; i < g.nblocks; ++i) {
-    block_t *b = g.blocks[i];
+    block_t* b = g.blocks[i];
     if (b->candidate) b->count_seen = b->count;
   }
   if (g.in_region) region_end();
   g.phase = PHASE_HARNESS;
 }
 
-static void on_vset(unsigned int vcpu, void *udata) {
+static void on_vset(unsigned int vcpu, void* udata) {
   (void)vcpu;
   g.cur_vtype = (int32_t)(intptr_t)udata;
 }
 
-static void on_vector_memory_insn(unsigned int vcpu, void *udata) {
+static void on_vector_memory_insn(unsigned int vcpu, void* udata) {
   (void)vcpu;
   vector_access_done();
-  g.cur_vmem = (vmem_t *)udata;
+  g.cur_vmem = (vmem_t*)udata;
 }
 
-static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void *udata) {
+static void on_mem(unsigned int vcpu, qemu_plugin_meminfo_t info, uint64_t vaddr, void* udata) {
   (void)vcpu;
-  cache_sim_access(&g.cache, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info), *(int *)udata);
+  cache_sim_access(&g.cache, vaddr, 1u << qemu_plugin_mem_size_shift(info), qemu_plugin_mem_is_store(info),
+                   *(int*)udata);
 }
 
 static void on_syscall(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, uint64_t a1, uint64_t a2, uint64_t a3,
@@ -255,17 +263,17 @@ static void on_syscall_ret(qemu_plugin_id_t id, unsigned int vcpu, int64_t num, 
   guest_memory_syscall_ret(num, ret);
 }
 
-static void on_exit_cb(qemu_plugin_id_t id, void *udata) {
+static void on_exit_cb(qemu_plugin_id_t id, void* udata) {
   (void)id;
   (void)udata;
   if (g.phase == PHASE_CALL) return; /* exited inside a call: eok sees the call never ended */
-  if (g.in_region) return;          /* exited inside a region: eok sees the region never ended */
+  if (g.in_region) return;           /* exited inside a region: eok sees the region never ended */
   if (!g.regions) account_candidate_code("after the last call");
   struct eok_m_exit rec = {(uint32_t)(g.regions ? g.regions_ended : g.calls_ended), 0u};
   mfile_record(EOK_M_EXIT, &rec, sizeof rec);
 }
 
-static uint32_t insn_word(const struct qemu_plugin_insn *insn) {
+static uint32_t insn_word(const struct qemu_plugin_insn* insn) {
   uint32_t w = 0;
   size_t n = qemu_plugin_insn_size(insn);
   memcpy(&w, qemu_plugin_insn_data(insn), n < 4 ? n : 4);
@@ -274,11 +282,14 @@ static uint32_t insn_word(const struct qemu_plugin_insn *insn) {
 
 /* vsetvli: bit31 = 0, vtype = bits 30:20; vsetivli: bits 31:30 = 11, vtype = bits 29:20;
  * vsetvl: bits 31:25 = 1000000. All with opcode OP-V (1010111) and funct3 OPCFG (111). */
-static int vset_vtype(uint32_t w, int32_t *vtype) {
+static int vset_vtype(uint32_t w, int32_t* vtype) {
   if ((w & 0x7f) != 0x57 || ((w >> 12) & 7) != 7) return 0;
-  if ((w >> 31) == 0) *vtype = (int32_t)((w >> 20) & 0x7ff);
-  else if ((w >> 30) == 3) *vtype = (int32_t)((w >> 20) & 0x3ff);
-  else *vtype = VTYPE_UNKNOWN;
+  if ((w >> 31) == 0)
+    *vtype = (int32_t)((w >> 20) & 0x7ff);
+  else if ((w >> 30) == 3)
+    *vtype = (int32_t)((w >> 20) & 0x3ff);
+  else
+    *vtype = VTYPE_UNKNOWN;
   return 1;
 }
 
@@ -303,7 +314,7 @@ static int is_vector_memory_insn(uint32_t w, size_t size) {
 }
 
 /* The guest is loaded and about to run its first instruction. */
-static void start_guest(const struct qemu_plugin_insn *first) {
+static void start_guest(const struct qemu_plugin_insn* first) {
   g.started = 1;
   guest_memory_learn(first);
   g.sandboxed = host_filter_install();
@@ -311,11 +322,11 @@ static void start_guest(const struct qemu_plugin_insn *first) {
   mfile_record(EOK_M_HELLO, &hello, sizeof hello);
 }
 
-static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb* tb) {
   (void)id;
   size_t n = qemu_plugin_tb_n_insns(tb);
   if (!g.started && n > 0) start_guest(qemu_plugin_tb_get_insn(tb, 0));
-  block_t *b = calloc(1, sizeof *b);
+  block_t* b = calloc(1, sizeof *b);
   if (!b) abort();
   b->vaddr = qemu_plugin_tb_vaddr(tb);
   b->vtype = g.cur_vtype;
@@ -324,7 +335,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   if (!b->bytes) abort();
   uint32_t off = 0;
   for (size_t i = 0; i < n; ++i) {
-    struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+    struct qemu_plugin_insn* insn = qemu_plugin_tb_get_insn(tb, i);
     size_t sz = qemu_plugin_insn_size(insn);
     memcpy(b->bytes + off, qemu_plugin_insn_data(insn), sz);
     off += (uint32_t)sz;
@@ -334,7 +345,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
     if (watch_is_candidate_code(&g.watch, at)) b->candidate = 1;
     int32_t vt;
     if (vset_vtype(w, &vt)) {
-      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_vset, QEMU_PLUGIN_CB_NO_REGS, (void *)(intptr_t)vt);
+      qemu_plugin_register_vcpu_insn_exec_cb(insn, on_vset, QEMU_PLUGIN_CB_NO_REGS, (void*)(intptr_t)vt);
     } else if (g.regions && w == EOK_MARK_ENCODE(EOK_REGION_BEGIN_IMM)) {
       qemu_plugin_register_vcpu_insn_exec_cb(insn, on_region_begin, QEMU_PLUGIN_CB_NO_REGS, NULL);
     } else if (g.regions && w == EOK_MARK_ENCODE(EOK_REGION_END_IMM)) {
@@ -348,7 +359,7 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
       const int vector = is_vector_memory_insn(w, sz);
       /* A vector access's elements arrive one callback each: its start delimits them. */
       if (vector) {
-        vmem_t *v = calloc(1, sizeof *v);
+        vmem_t* v = calloc(1, sizeof *v);
         if (!v) abort();
         v->block = b;
         v->offset = off - (uint32_t)sz;
@@ -368,30 +379,43 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb) {
   g.blocks[g.nblocks++] = b;
 }
 
-static const char *arg_value(const char *arg, const char *key) {
+static const char* arg_value(const char* arg, const char* key) {
   size_t k = strlen(key);
   return strncmp(arg, key, k) == 0 && arg[k] == '=' ? arg + k + 1 : NULL;
 }
 
-EOK_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t *info, int argc, char **argv) {
+EOK_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id, const qemu_info_t* info, int argc, char** argv) {
   (void)info;
   const char *out_path = NULL, *watch_path = NULL, *filter_path = NULL;
   unsigned line = 64, l1_sets = 128, l1_ways = 4, l2_sets = 512, l2_ways = 16, l2_policy = CACHE_LRU;
   for (int i = 0; i < argc; ++i) {
-    const char *v;
-    if ((v = arg_value(argv[i], "out"))) out_path = v;
-    else if ((v = arg_value(argv[i], "watch"))) watch_path = v;
-    else if ((v = arg_value(argv[i], "filter"))) filter_path = v;
-    else if ((v = arg_value(argv[i], "measure"))) g.measure = strcmp(v, "0") != 0;
-    else if ((v = arg_value(argv[i], "flush"))) g.flush = strcmp(v, "0") != 0;
-    else if ((v = arg_value(argv[i], "regions"))) g.regions = strcmp(v, "0") != 0;
-    else if ((v = arg_value(argv[i], "l2_policy")) && strcmp(v, "lru") == 0) l2_policy = CACHE_LRU;
-    else if ((v = arg_value(argv[i], "l2_policy")) && strcmp(v, "random") == 0) l2_policy = CACHE_PSEUDO_RANDOM;
-    else if ((v = arg_value(argv[i], "line"))) line = (unsigned)strtoul(v, NULL, 10);
-    else if ((v = arg_value(argv[i], "l1_sets"))) l1_sets = (unsigned)strtoul(v, NULL, 10);
-    else if ((v = arg_value(argv[i], "l1_ways"))) l1_ways = (unsigned)strtoul(v, NULL, 10);
-    else if ((v = arg_value(argv[i], "l2_sets"))) l2_sets = (unsigned)strtoul(v, NULL, 10);
-    else if ((v = arg_value(argv[i], "l2_ways"))) l2_ways = (unsigned)strtoul(v, NULL, 10);
+    const char* v;
+    if ((v = arg_value(argv[i], "out")))
+      out_path = v;
+    else if ((v = arg_value(argv[i], "watch")))
+      watch_path = v;
+    else if ((v = arg_value(argv[i], "filter")))
+      filter_path = v;
+    else if ((v = arg_value(argv[i], "measure")))
+      g.measure = strcmp(v, "0") != 0;
+    else if ((v = arg_value(argv[i], "flush")))
+      g.flush = strcmp(v, "0") != 0;
+    else if ((v = arg_value(argv[i], "regions")))
+      g.regions = strcmp(v, "0") != 0;
+    else if ((v = arg_value(argv[i], "l2_policy")) && strcmp(v, "lru") == 0)
+      l2_policy = CACHE_LRU;
+    else if ((v = arg_value(argv[i], "l2_policy")) && strcmp(v, "random") == 0)
+      l2_policy = CACHE_PSEUDO_RANDOM;
+    else if ((v = arg_value(argv[i], "line")))
+      line = (unsigned)strtoul(v, NULL, 10);
+    else if ((v = arg_value(argv[i], "l1_sets")))
+      l1_sets = (unsigned)strtoul(v, NULL, 10);
+    else if ((v = arg_value(argv[i], "l1_ways")))
+      l1_ways = (unsigned)strtoul(v, NULL, 10);
+    else if ((v = arg_value(argv[i], "l2_sets")))
+      l2_sets = (unsigned)strtoul(v, NULL, 10);
+    else if ((v = arg_value(argv[i], "l2_ways")))
+      l2_ways = (unsigned)strtoul(v, NULL, 10);
     else {
       fprintf(stderr, "eok-k1-plugin: unknown argument '%s'\n", argv[i]);
       return -1;

@@ -16,22 +16,26 @@ typedef struct {
   uint64_t lo, hi;
 } span_t;
 
-static span_t *g_spans;
+static span_t* g_spans;
 static size_t g_nspans, g_cap;
 static uint64_t g_pending_len; /* length of the mmap in flight */
 
-void guest_memory_learn(const struct qemu_plugin_insn *insn) {
+void guest_memory_learn(const struct qemu_plugin_insn* insn) {
   if (g_known) return;
-  const uint8_t *host = qemu_plugin_insn_haddr(insn);
+  const uint8_t* host = qemu_plugin_insn_haddr(insn);
   const uint64_t vaddr = qemu_plugin_insn_vaddr(insn);
   if (!host) return;
   g_base = (intptr_t)host - (intptr_t)vaddr;
   g_known = memcmp(host, qemu_plugin_insn_data(insn), qemu_plugin_insn_size(insn)) == 0;
 }
 
-bool guest_memory_ok(void) { return g_known; }
+bool guest_memory_ok(void) {
+  return g_known;
+}
 
-const uint8_t *guest_ptr(uint64_t vaddr) { return (const uint8_t *)(g_base + (intptr_t)vaddr); }
+const uint8_t* guest_ptr(uint64_t vaddr) {
+  return (const uint8_t*)(g_base + (intptr_t)vaddr);
+}
 
 static void add_span(uint64_t lo, uint64_t hi) {
   if (g_nspans == g_cap) {
@@ -62,10 +66,13 @@ static void remove_span(uint64_t lo, uint64_t hi) {
 }
 
 void guest_memory_syscall(int64_t num, uint64_t a1, uint64_t a2, uint64_t a3) {
-  if (num == SYS_MMAP) g_pending_len = a2;
-  else if (num == SYS_MUNMAP) remove_span(a1, a1 + a2);
+  if (num == SYS_MMAP)
+    g_pending_len = a2;
+  else if (num == SYS_MUNMAP)
+    remove_span(a1, a1 + a2);
   /* Memory made unreadable is no longer readable by the plugin either (made readable again: stays out). */
-  else if (num == SYS_MPROTECT && !(a3 & GUEST_PROT_READ)) remove_span(a1, a1 + a2);
+  else if (num == SYS_MPROTECT && !(a3 & GUEST_PROT_READ))
+    remove_span(a1, a1 + a2);
 }
 
 void guest_memory_syscall_ret(int64_t num, int64_t ret) {

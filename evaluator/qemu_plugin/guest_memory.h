@@ -14,11 +14,11 @@
 struct qemu_plugin_insn;
 
 /* Learns guest_base from an instruction (call on the first translation). */
-void guest_memory_learn(const struct qemu_plugin_insn *insn);
+void guest_memory_learn(const struct qemu_plugin_insn* insn);
 bool guest_memory_ok(void);
 
 /* Host pointer to guest address `vaddr` (only valid when guest_memory_ok()). */
-const uint8_t *guest_ptr(uint64_t vaddr);
+const uint8_t* guest_ptr(uint64_t vaddr);
 
 /* Mapping bookkeeping, fed from the guest's system calls (before and after the emulator runs them). */
 void guest_memory_syscall(int64_t num, uint64_t a1, uint64_t a2, uint64_t a3);

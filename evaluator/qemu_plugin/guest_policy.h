@@ -17,9 +17,9 @@
 typedef enum { PHASE_STARTUP, PHASE_HARNESS, PHASE_CALL, PHASE_PROGRAM } guest_phase_t;
 
 /* NULL when allowed; otherwise writes why into `why` and returns it. */
-const char *guest_policy_check(guest_phase_t phase, int64_t num, const uint64_t args[6], char *why, size_t whylen);
+const char* guest_policy_check(guest_phase_t phase, int64_t num, const uint64_t args[6], char* why, size_t whylen);
 
 /* "write", "openat", ... or NULL for numbers the table does not name. */
-const char *guest_syscall_name(int64_t num);
+const char* guest_syscall_name(int64_t num);
 
 #endif

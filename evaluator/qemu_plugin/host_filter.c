@@ -9,11 +9,11 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-static struct sock_filter *g_prog;
+static struct sock_filter* g_prog;
 static size_t g_len;
 
-bool host_filter_load(const char *path, char *err, size_t errlen) {
-  FILE *f = fopen(path, "rb");
+bool host_filter_load(const char* path, char* err, size_t errlen) {
+  FILE* f = fopen(path, "rb");
   if (!f) {
     snprintf(err, errlen, "cannot read the seccomp filter %s", path);
     return false;

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 /* Reads the filter from `path` now (the file cannot be opened once the filter is active). */
-bool host_filter_load(const char *path, char *err, size_t errlen);
+bool host_filter_load(const char* path, char* err, size_t errlen);
 
 /* Installs the loaded filter for every thread. false: none loaded, or the kernel refused it. */
 bool host_filter_install(void);

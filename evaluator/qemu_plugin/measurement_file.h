@@ -10,15 +10,15 @@
 #include <stdint.h>
 
 /* Opens `path` for writing and writes the magic. false: it cannot be created. */
-bool mfile_open(const char *path);
+bool mfile_open(const char* path);
 
 /* A record of `length` payload bytes: begin, then write exactly `length` bytes in parts, then end. */
 void mfile_begin(uint32_t type, uint64_t length);
-void mfile_write(const void *data, size_t n);
+void mfile_write(const void* data, size_t n);
 void mfile_end(void);
 
 /* A whole record from one buffer. */
-void mfile_record(uint32_t type, const void *payload, size_t length);
+void mfile_record(uint32_t type, const void* payload, size_t length);
 
 /* The descriptor of the file (the guest policy refuses it to the guest), or -1. */
 int mfile_fd(void);

@@ -60,7 +60,8 @@ std::string value_after(const std::string& out, const std::string& key) {
 
 }  // namespace
 
-std::vector<DoctorCheck> check_real_board(const BoardProfile& board, const fs::path& clang, const fs::path& scratch_dir) {
+std::vector<DoctorCheck> check_real_board(const BoardProfile& board, const fs::path& clang,
+                                          const fs::path& scratch_dir) {
   std::vector<DoctorCheck> checks;
   auto add = [&](std::string name, bool ok, std::string detail, std::string fix, bool optional = false) {
     checks.push_back({std::move(name), ok, optional, std::move(detail), std::move(fix)});
@@ -70,8 +71,15 @@ std::vector<DoctorCheck> check_real_board(const BoardProfile& board, const fs::p
     TempDir tmp(scratch_dir, "board-doctor-");
     write_file_atomic(tmp.path() / "probe.c", kProbe);
     ProcessSpec cc;
-    cc.argv = {clang.string(), "--target=riscv64-linux-gnu", "-march=" + board.march, "-O2", "-static", "-fuse-ld=lld",
-               (tmp.path() / "probe.c").string(), "-o", (tmp.path() / "probe").string()};
+    cc.argv = {clang.string(),
+               "--target=riscv64-linux-gnu",
+               "-march=" + board.march,
+               "-O2",
+               "-static",
+               "-fuse-ld=lld",
+               (tmp.path() / "probe.c").string(),
+               "-o",
+               (tmp.path() / "probe").string()};
     cc.limits.wall_seconds = 60;
     const ProcessResult built = run_process(cc);
     if (!built.ok()) {
@@ -87,22 +95,27 @@ std::vector<DoctorCheck> check_real_board(const BoardProfile& board, const fs::p
       const std::string name = "board " + host;
       if (out.unreachable) {
         add(name + " reachable", false, printable_line(out.problem),
-            board.runner == "ssh" ? "check hosts, identity_file and options in " + profile + " (try the same with plain ssh)"
-                                  : "check the partition and that srun works here (sinfo, srun hostname)");
+            board.runner == "ssh"
+                ? "check hosts, identity_file and options in " + profile + " (try the same with plain ssh)"
+                : "check the partition and that srun works here (sinfo, srun hostname)");
         continue;
       }
       add(name + " reachable", true, board.runner == "ssh" ? "key accepted" : "runs jobs", "");
       const std::string vlen = value_after(out.process.out, "vlen");
       const bool vector_ok = !vlen.empty() && vlen == std::to_string(board.vlen);
       add(name + " runs RVV code", vector_ok,
-          vlen.empty() ? (out.process.out.find("vector trapped") != std::string::npos ? "vector instructions trap"
-                                                                                      : out.process.describe() + ": " + printable_line(parse_script_report(out.process.err).program_stderr))
+          vlen.empty() ? (out.process.out.find("vector trapped") != std::string::npos
+                              ? "vector instructions trap"
+                              : out.process.describe() + ": " +
+                                    printable_line(parse_script_report(out.process.err).program_stderr))
                        : "VLEN " + vlen + (vector_ok ? "" : ", the profile says " + std::to_string(board.vlen)),
-          "a K1 runs them natively (exec_prefix = []); an emulating host needs exec_prefix = [\"qemu-riscv64\", \"-cpu\", \"rv64,v=true,vlen=256\"]");
+          "a K1 runs them natively (exec_prefix = []); an emulating host needs exec_prefix = [\"qemu-riscv64\", "
+          "\"-cpu\", \"rv64,v=true,vlen=256\"]");
       const std::string perf = value_after(out.process.out, "perf");
       const bool rdcycle = value_after(out.process.out, "rdcycle") == "ok";
-      add(name + " cycle timer", perf == "ok", perf == "ok" ? "perf_event_open cycles" : "perf_event_open: " + perf + "; the harness uses " +
-                                                                   (rdcycle ? "rdcycle" : "clock_gettime"),
+      add(name + " cycle timer", perf == "ok",
+          perf == "ok" ? "perf_event_open cycles"
+                       : "perf_event_open: " + perf + "; the harness uses " + (rdcycle ? "rdcycle" : "clock_gettime"),
           "allow user-space perf: sysctl kernel.perf_event_paranoid=2 (or lower)", true);
       const ScriptReport report = parse_script_report(out.process.err);
       const std::string governor = report.fact("governor");
@@ -110,7 +123,8 @@ std::vector<DoctorCheck> check_real_board(const BoardProfile& board, const fs::p
           "cpupower frequency-set -g performance (on the board, as root)", true);
       const std::string temp = report.fact("temperature-millicelsius");
       add(name + " temperature sensor", !temp.empty() && temp != "none",
-          temp.empty() || temp == "none" ? "none: max_temperature_c cannot be honoured" : std::to_string(std::stol(temp) / 1000) + " C",
+          temp.empty() || temp == "none" ? "none: max_temperature_c cannot be honoured"
+                                         : std::to_string(std::stol(temp) / 1000) + " C",
           "/sys/class/thermal/thermal_zone*/temp readable by the board's user", true);
     }
   } catch (const Error& e) {

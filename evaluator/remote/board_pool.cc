@@ -14,10 +14,15 @@ namespace eok::evaluator::remote {
 
 namespace fs = std::filesystem;
 
-fs::path default_lock_dir() { return fs::temp_directory_path() / ("eok-board-locks-" + std::to_string(getuid())); }
+fs::path default_lock_dir() {
+  return fs::temp_directory_path() / ("eok-board-locks-" + std::to_string(getuid()));
+}
 
 BoardPool::BoardPool(std::string board_name, std::vector<std::string> hosts, fs::path lock_dir, fs::path profile)
-    : name_(std::move(board_name)), hosts_(std::move(hosts)), lock_dir_(std::move(lock_dir)), profile_(std::move(profile)) {
+    : name_(std::move(board_name)),
+      hosts_(std::move(hosts)),
+      lock_dir_(std::move(lock_dir)),
+      profile_(std::move(profile)) {
   std::error_code ec;
   fs::create_directories(lock_dir_, ec);
   if (ec) throw Error("cannot create the board lock directory " + lock_dir_.string() + ": " + ec.message());

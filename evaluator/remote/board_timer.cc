@@ -15,7 +15,9 @@ namespace {
 
 constexpr int kSigsys = 31;  // on riscv64 Linux, as everywhere eok runs
 
-std::string first_line(const std::string& s) { return printable_line(s); }
+std::string first_line(const std::string& s) {
+  return printable_line(s);
+}
 
 // "ENOSYS", or "errno N" for a number this libc has no name for (the board reports its own numbers).
 std::string errno_name(int e) {
@@ -25,10 +27,14 @@ std::string errno_name(int e) {
 
 std::string timer_name(int timer) {
   switch (timer) {
-    case EOK_TIMER_PERF_CYCLES: return "perf_event cycles";
-    case EOK_TIMER_RDCYCLE: return "rdcycle";
-    case EOK_TIMER_MONOTONIC_NS: return "clock_gettime";
-    default: return "unknown";
+    case EOK_TIMER_PERF_CYCLES:
+      return "perf_event cycles";
+    case EOK_TIMER_RDCYCLE:
+      return "rdcycle";
+    case EOK_TIMER_MONOTONIC_NS:
+      return "clock_gettime";
+    default:
+      return "unknown";
   }
 }
 
@@ -109,22 +115,24 @@ TimingOutcome BoardTimer::time(const TimingRequest& req) {
   const std::string on = " on board " + host;
   const ScriptReport report = parse_script_report(p.err);
   if (p.timed_out) {
-    return fail(EvalStatus::timeout, "did not finish" + on + " within " + std::to_string(static_cast<int>(job.timeout_seconds)) +
+    return fail(EvalStatus::timeout, "did not finish" + on + " within " +
+                                         std::to_string(static_cast<int>(job.timeout_seconds)) +
                                          " s (transfer included; [" + board_.runner + "] timeout_seconds)");
   }
   const Records rec = parse_records(p.out);
-  if (p.exit_code == 125) return fail(EvalStatus::infra_error, "the run directory vanished" + on + ": " + first_line(p.err));
+  if (p.exit_code == 125)
+    return fail(EvalStatus::infra_error, "the run directory vanished" + on + ": " + first_line(p.err));
   if (!rec.board) {
-    return fail(EvalStatus::infra_error, "the board harness did not start" + on + " (" + p.describe() + "): " +
-                                             first_line(report.program_stderr) +
-                                             " (is exec_prefix right? `eok doctor --board " + board_.file.string() + "` checks)");
+    return fail(EvalStatus::infra_error, "the board harness did not start" + on + " (" + p.describe() +
+                                             "): " + first_line(report.program_stderr) +
+                                             " (is exec_prefix right? `eok doctor --board " + board_.file.string() +
+                                             "` checks)");
   }
   if (rec.signal) {
     char address[32];
     std::snprintf(address, sizeof address, "0x%llx", static_cast<unsigned long long>(rec.signal->fault_addr));
     return fail(EvalStatus::runtime_error, "killed by signal " + std::to_string(rec.signal->signo) + " at address " +
-                                               address + " in case " +
-                                               std::to_string(rec.signal->case_index) + on +
+                                               address + " in case " + std::to_string(rec.signal->case_index) + on +
                                                " (it passed on the virtual board: a difference between the two)");
   }
   if (p.exit_code == 128 + kSigsys || p.term_signal == kSigsys) {
@@ -132,8 +140,9 @@ TimingOutcome BoardTimer::time(const TimingRequest& req) {
     return fail(EvalStatus::rejected, "forbidden-syscall: the harness's seccomp filter stopped the program" + on);
   }
   if (p.exit_code != 0 || rec.garbled) {
-    return fail(EvalStatus::runtime_error, "the program " + p.describe() + on + (rec.garbled ? " with garbled records" : "") +
-                                               ": " + first_line(report.program_stderr));
+    return fail(EvalStatus::runtime_error, "the program " + p.describe() + on +
+                                               (rec.garbled ? " with garbled records" : "") + ": " +
+                                               first_line(report.program_stderr));
   }
   if (rec.times.size() != req.warmup_calls + req.timed_calls) {
     return fail(EvalStatus::runtime_error, "timed " + std::to_string(rec.times.size()) + " calls of " +
@@ -169,14 +178,19 @@ TimingOutcome BoardTimer::time(const TimingRequest& req) {
                     "): timed with " + b.timer);
   }
   if (rec.board->pinned_core < -1) {
-    notes.push_back("could not pin to core " + std::to_string(m.core) + " (" + errno_name(-rec.board->pinned_core) + ")");
+    notes.push_back("could not pin to core " + std::to_string(m.core) + " (" + errno_name(-rec.board->pinned_core) +
+                    ")");
   }
   b.governor = report.fact("governor");
-  if (b.governor == "none" || b.governor.empty()) notes.push_back("no cpufreq governor to read");
-  else if (b.governor != "performance") notes.push_back("governor '" + b.governor + "', not 'performance': the clock may vary");
+  if (b.governor == "none" || b.governor.empty())
+    notes.push_back("no cpufreq governor to read");
+  else if (b.governor != "performance")
+    notes.push_back("governor '" + b.governor + "', not 'performance': the clock may vary");
   const std::string temp = report.fact("temperature-millicelsius");
-  if (temp.empty() || temp == "none") notes.push_back("no temperature sensor");
-  else b.temperature_c = std::strtod(temp.c_str(), nullptr) / 1000.0;
+  if (temp.empty() || temp == "none")
+    notes.push_back("no temperature sensor");
+  else
+    b.temperature_c = std::strtod(temp.c_str(), nullptr) / 1000.0;
   if (!report.fact("still-hot").empty()) notes.push_back("still above max_temperature_c after the wait");
   for (size_t i = 0; i < notes.size(); ++i) b.notes += (i ? "; " : "") + notes[i];
   b.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();

@@ -23,8 +23,8 @@ struct TimingRequest {
 struct TimingOutcome {
   EvalStatus status = EvalStatus::infra_error;  // ok, runtime_error, timeout, rejected or infra_error
   std::string message;
-  std::string rule;                             // rejected: the rule
-  BoardTiming timing;                           // status ok
+  std::string rule;    // rejected: the rule
+  BoardTiming timing;  // status ok
 };
 
 // Contract: time() never throws for what the kernel or a board does; a board that cannot be reached is

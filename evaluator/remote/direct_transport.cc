@@ -22,7 +22,8 @@ class DirectTransport : public Transport {
   RemoteOutcome run(const std::string& host, const RemoteJob& job) override {
     RemoteOutcome out;
     const bool slurm = board_.runner == "slurm";
-    const fs::path base = slurm && !board_.remote.shared_dir.empty() ? fs::path(board_.remote.shared_dir) : fs::path(board_.remote.remote_dir);
+    const fs::path base = slurm && !board_.remote.shared_dir.empty() ? fs::path(board_.remote.shared_dir)
+                                                                     : fs::path(board_.remote.remote_dir);
     const fs::path dir = base / fresh_run_name();
     std::error_code ec;
     fs::create_directories(dir, ec);
@@ -30,13 +31,21 @@ class DirectTransport : public Transport {
     if (!ec) fs::permissions(dir / "prog", fs::perms::owner_all, ec);
     if (ec) {
       fs::remove_all(dir, ec);
-      throw Error("cannot prepare the run directory " + dir.string() + " for board " + board_.name + ": " + ec.message());
+      throw Error("cannot prepare the run directory " + dir.string() + " for board " + board_.name + ": " +
+                  ec.message());
     }
     ProcessSpec p;
     const std::string script = board_script(board_, dir.string(), "prog", job.args, job.input);
     if (slurm) {
       // srun's own failures (no such partition, no node) say "srun: error:"; a killed srun ends its step.
-      p.argv = {"srun", "-p", board_.remote.partition, "-N1", "-n1", "--quiet", "-J", "eok-timing-" + dir.filename().string()};
+      p.argv = {"srun",
+                "-p",
+                board_.remote.partition,
+                "-N1",
+                "-n1",
+                "--quiet",
+                "-J",
+                "eok-timing-" + dir.filename().string()};
       p.argv.insert(p.argv.end(), board_.remote.srun_args.begin(), board_.remote.srun_args.end());
       p.argv.insert(p.argv.end(), {"sh", "-c", script});
     } else {
@@ -84,6 +93,8 @@ class DirectTransport : public Transport {
 
 }  // namespace
 
-std::unique_ptr<Transport> make_direct_transport(const BoardProfile& board) { return std::make_unique<DirectTransport>(board); }
+std::unique_ptr<Transport> make_direct_transport(const BoardProfile& board) {
+  return std::make_unique<DirectTransport>(board);
+}
 
 }  // namespace eok::evaluator::remote

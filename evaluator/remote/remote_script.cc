@@ -17,8 +17,10 @@ std::string printable_line(const std::string& s) {
 std::string sh_quote(const std::string& word) {
   std::string out = "'";
   for (char c : word) {
-    if (c == '\'') out += "'\\''";
-    else out += c;
+    if (c == '\'')
+      out += "'\\''";
+    else
+      out += c;
   }
   return out + "'";
 }
@@ -60,8 +62,8 @@ std::string board_script(const BoardProfile& board, const std::string& run_dir, 
   // The watchdog also has a deadline: where eok's end does not close with eok (a Slurm step keeps its
   // task's stdin open after srun dies), the run still ends when eok would have given up on it. It leaves
   // the run directory at once, so that nothing of it stays there once the run ends.
-  s << "deadline=; command -v timeout >/dev/null 2>&1 && deadline=\"timeout " << static_cast<long>(board.remote.timeout_seconds) + 1
-    << "\"\n";
+  s << "deadline=; command -v timeout >/dev/null 2>&1 && deadline=\"timeout "
+    << static_cast<long>(board.remote.timeout_seconds) + 1 << "\"\n";
   s << "{ cd / && $deadline cat <&3 >/dev/null; kill -KILL -$p 2>/dev/null; } >/dev/null 2>&1 & w=$!\n";
   s << "exec 3<&-\n";
   s << "wait $p; rc=$?; kill $w 2>/dev/null; exit $rc\n";

@@ -35,7 +35,8 @@ Destination parse_host(const std::string& host) {
 
 class SshTransport : public Transport {
  public:
-  SshTransport(BoardProfile board, fs::path control_dir) : board_(std::move(board)), control_dir_(std::move(control_dir)) {}
+  SshTransport(BoardProfile board, fs::path control_dir)
+      : board_(std::move(board)), control_dir_(std::move(control_dir)) {}
 
   RemoteOutcome run(const std::string& host, const RemoteJob& job) override {
     const std::string base = board_.remote.remote_dir;
@@ -43,20 +44,23 @@ class SshTransport : public Transport {
     RemoteOutcome out;
     // 1. The program, into a fresh directory; run directories older than a day (a run whose eok died
     //    before its script started) are swept on the way.
-    ProcessSpec copy = ssh(host, "umask 077 && mkdir -p " + sh_quote(base) + " && mkdir " + sh_quote(dir) + " && cat > " +
-                                     sh_quote(dir + "/prog") + " && chmod 700 " + sh_quote(dir + "/prog") +
-                                     " && { find " + sh_quote(base) +
-                                     " -maxdepth 1 -name 'run-*' -mmin +1440 -exec rm -rf {} + 2>/dev/null; true; }",
-                           job.timeout_seconds);
+    ProcessSpec copy =
+        ssh(host,
+            "umask 077 && mkdir -p " + sh_quote(base) + " && mkdir " + sh_quote(dir) + " && cat > " +
+                sh_quote(dir + "/prog") + " && chmod 700 " + sh_quote(dir + "/prog") + " && { find " + sh_quote(base) +
+                " -maxdepth 1 -name 'run-*' -mmin +1440 -exec rm -rf {} + 2>/dev/null; true; }",
+            job.timeout_seconds);
     copy.stdin_path = job.program;
     out.process = run_process(copy);
     if (!out.process.ok()) {
       out.unreachable = true;
-      out.problem = "cannot copy the program to " + host + " (" + out.process.describe() + "): " + first_line(out.process.err);
+      out.problem =
+          "cannot copy the program to " + host + " (" + out.process.describe() + "): " + first_line(out.process.err);
       return out;
     }
     // 2. The run; the script removes its directory when it ends.
-    ProcessSpec run = ssh(host, "sh -c " + sh_quote(board_script(board_, dir, "prog", job.args, job.input)), job.timeout_seconds);
+    ProcessSpec run =
+        ssh(host, "sh -c " + sh_quote(board_script(board_, dir, "prog", job.args, job.input)), job.timeout_seconds);
     run.hold_stdin_open = true;
     out.process = run_process(run);
     if (out.process.started && !out.process.timed_out && out.process.exit_code == kSshFailure) {
@@ -78,8 +82,8 @@ class SshTransport : public Transport {
     if (!board_.remote.identity_file.empty()) {
       p.argv.insert(p.argv.end(), {"-i", board_.remote.identity_file, "-o", "IdentitiesOnly=yes"});
     }
-    p.argv.insert(p.argv.end(), {"-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5",
-                                 "-o", "ServerAliveCountMax=3"});
+    p.argv.insert(p.argv.end(), {"-o", "BatchMode=yes", "-o", "ConnectTimeout=10", "-o", "ServerAliveInterval=5", "-o",
+                                 "ServerAliveCountMax=3"});
     if (board_.remote.reuse_connections) {
       p.argv.insert(p.argv.end(), {"-o", "ControlMaster=auto", "-o", "ControlPath=" + (control_dir_ / "cm-%C").string(),
                                    "-o", "ControlPersist=60"});

@@ -15,16 +15,16 @@
 namespace eok::evaluator::remote {
 
 struct RemoteJob {
-  std::filesystem::path program;   // a static riscv64 executable, copied to the board
+  std::filesystem::path program;  // a static riscv64 executable, copied to the board
   std::vector<std::string> args;
-  std::string input;               // the program's stdin (text: it travels inside the script)
-  double timeout_seconds = 0;      // the whole job: transfer, run and clean-up
+  std::string input;           // the program's stdin (text: it travels inside the script)
+  double timeout_seconds = 0;  // the whole job: transfer, run and clean-up
 };
 
 struct RemoteOutcome {
-  ProcessResult process;      // the script's: stdout is the program's records, stderr its messages
-  bool unreachable = false;   // the board could not be used at all (connection, authentication, scheduler)
-  std::string problem;        // why, for the user (unreachable only)
+  ProcessResult process;     // the script's: stdout is the program's records, stderr its messages
+  bool unreachable = false;  // the board could not be used at all (connection, authentication, scheduler)
+  std::string problem;       // why, for the user (unreachable only)
 };
 
 // Contract: run() runs job.program on `host` (one of the profile's) in a fresh directory under the

@@ -79,38 +79,70 @@ Insn decode(std::span<const uint8_t> bytes) {
 
 std::string_view class_name(InsnClass cls) {
   switch (cls) {
-    case InsnClass::unknown: return "unknown";
-    case InsnClass::int_alu: return "int_alu";
-    case InsnClass::int_mul: return "int_mul";
-    case InsnClass::int_div: return "int_div";
-    case InsnClass::load: return "load";
-    case InsnClass::store: return "store";
-    case InsnClass::branch: return "branch";
-    case InsnClass::jump: return "jump";
-    case InsnClass::fp_alu: return "fp_alu";
-    case InsnClass::fp_mul: return "fp_mul";
-    case InsnClass::fp_div: return "fp_div";
-    case InsnClass::fp_sqrt: return "fp_sqrt";
-    case InsnClass::fp_cvt: return "fp_cvt";
-    case InsnClass::fp_load: return "fp_load";
-    case InsnClass::fp_store: return "fp_store";
-    case InsnClass::atomic: return "atomic";
-    case InsnClass::csr: return "csr";
-    case InsnClass::fence: return "fence";
-    case InsnClass::system: return "system";
-    case InsnClass::vset: return "vset";
-    case InsnClass::vec_int: return "vec_int";
-    case InsnClass::vec_mul: return "vec_mul";
-    case InsnClass::vec_div: return "vec_div";
-    case InsnClass::vec_fp: return "vec_fp";
-    case InsnClass::vec_fmul: return "vec_fmul";
-    case InsnClass::vec_fdiv: return "vec_fdiv";
-    case InsnClass::vec_fest: return "vec_fest";
-    case InsnClass::vec_red: return "vec_red";
-    case InsnClass::vec_perm: return "vec_perm";
-    case InsnClass::vec_mask: return "vec_mask";
-    case InsnClass::vec_load: return "vec_load";
-    case InsnClass::vec_store: return "vec_store";
+    case InsnClass::unknown:
+      return "unknown";
+    case InsnClass::int_alu:
+      return "int_alu";
+    case InsnClass::int_mul:
+      return "int_mul";
+    case InsnClass::int_div:
+      return "int_div";
+    case InsnClass::load:
+      return "load";
+    case InsnClass::store:
+      return "store";
+    case InsnClass::branch:
+      return "branch";
+    case InsnClass::jump:
+      return "jump";
+    case InsnClass::fp_alu:
+      return "fp_alu";
+    case InsnClass::fp_mul:
+      return "fp_mul";
+    case InsnClass::fp_div:
+      return "fp_div";
+    case InsnClass::fp_sqrt:
+      return "fp_sqrt";
+    case InsnClass::fp_cvt:
+      return "fp_cvt";
+    case InsnClass::fp_load:
+      return "fp_load";
+    case InsnClass::fp_store:
+      return "fp_store";
+    case InsnClass::atomic:
+      return "atomic";
+    case InsnClass::csr:
+      return "csr";
+    case InsnClass::fence:
+      return "fence";
+    case InsnClass::system:
+      return "system";
+    case InsnClass::vset:
+      return "vset";
+    case InsnClass::vec_int:
+      return "vec_int";
+    case InsnClass::vec_mul:
+      return "vec_mul";
+    case InsnClass::vec_div:
+      return "vec_div";
+    case InsnClass::vec_fp:
+      return "vec_fp";
+    case InsnClass::vec_fmul:
+      return "vec_fmul";
+    case InsnClass::vec_fdiv:
+      return "vec_fdiv";
+    case InsnClass::vec_fest:
+      return "vec_fest";
+    case InsnClass::vec_red:
+      return "vec_red";
+    case InsnClass::vec_perm:
+      return "vec_perm";
+    case InsnClass::vec_mask:
+      return "vec_mask";
+    case InsnClass::vec_load:
+      return "vec_load";
+    case InsnClass::vec_store:
+      return "vec_store";
   }
   return "unknown";
 }

@@ -51,35 +51,35 @@ struct Operand {
 // Coarse kind of work: the cost model's fallback key and the profile's grouping.
 enum class InsnClass : uint8_t {
   unknown,
-  int_alu,    // add, shifts, logic, lui, auipc, compares, Zba/Zbb/Zbs
+  int_alu,  // add, shifts, logic, lui, auipc, compares, Zba/Zbb/Zbs
   int_mul,
-  int_div,    // div, rem and their variants
-  load,       // scalar integer loads
-  store,      // scalar integer stores
-  branch,     // conditional branches
-  jump,       // jal, jalr, c.j, c.jr ...
-  fp_alu,     // fadd, fsub, fmin/fmax, fsgnj, compares, fclass
-  fp_mul,     // fmul and fused multiply-add
+  int_div,  // div, rem and their variants
+  load,     // scalar integer loads
+  store,    // scalar integer stores
+  branch,   // conditional branches
+  jump,     // jal, jalr, c.j, c.jr ...
+  fp_alu,   // fadd, fsub, fmin/fmax, fsgnj, compares, fclass
+  fp_mul,   // fmul and fused multiply-add
   fp_div,
   fp_sqrt,
-  fp_cvt,     // conversions and moves between x and f registers
+  fp_cvt,  // conversions and moves between x and f registers
   fp_load,
   fp_store,
-  atomic,     // lr/sc and AMOs
-  csr,        // csrr*/csrw* (incl. frm/fflags/vxrm accesses)
-  fence,      // fence, fence.tso, fence.i
-  system,     // ecall, ebreak, c.ebreak, wfi, mret, sret, dret, sfence.vma
-  vset,       // vsetvli, vsetivli, vsetvl
-  vec_int,    // integer arithmetic/logic/shift/compare/merge
-  vec_mul,    // integer multiply and multiply-add
-  vec_div,    // vdiv/vrem
-  vec_fp,     // fp add/sub/min/max/sgnj/compare/convert/move/classify
-  vec_fmul,   // vfmul, vfmacc family, widening fp multiply
-  vec_fdiv,   // vfdiv, vfrdiv, vfsqrt
-  vec_fest,   // vfrec7, vfrsqrt7
-  vec_red,    // reductions (vredsum, vfredusum, vfredosum, vwredsum ...)
-  vec_perm,   // vrgather, vslide*, vcompress, vmv.x.s/vmv.s.x, vfmv.f.s/vfmv.s.f, vmv<n>r
-  vec_mask,   // mask-register logic, vcpop, vfirst, vmsbf/vmsif/vmsof, viota, vid
+  atomic,    // lr/sc and AMOs
+  csr,       // csrr*/csrw* (incl. frm/fflags/vxrm accesses)
+  fence,     // fence, fence.tso, fence.i
+  system,    // ecall, ebreak, c.ebreak, wfi, mret, sret, dret, sfence.vma
+  vset,      // vsetvli, vsetivli, vsetvl
+  vec_int,   // integer arithmetic/logic/shift/compare/merge
+  vec_mul,   // integer multiply and multiply-add
+  vec_div,   // vdiv/vrem
+  vec_fp,    // fp add/sub/min/max/sgnj/compare/convert/move/classify
+  vec_fmul,  // vfmul, vfmacc family, widening fp multiply
+  vec_fdiv,  // vfdiv, vfrdiv, vfsqrt
+  vec_fest,  // vfrec7, vfrsqrt7
+  vec_red,   // reductions (vredsum, vfredusum, vfredosum, vwredsum ...)
+  vec_perm,  // vrgather, vslide*, vcompress, vmv.x.s/vmv.s.x, vfmv.f.s/vfmv.s.f, vmv<n>r
+  vec_mask,  // mask-register logic, vcpop, vfirst, vmsbf/vmsif/vmsof, viota, vid
   vec_load,
   vec_store,
 };
@@ -101,19 +101,19 @@ enum class VMemMode : uint8_t { none, unit, strided, indexed_unordered, indexed_
 //    unsigned as the instruction reads it (vadd.vi -3, vsll.vi 31).
 struct Insn {
   uint32_t raw = 0;
-  uint8_t length = 0;              // 2 or 4 bytes
-  std::string_view mnemonic;       // canonical name as the assembler spells it ("vfmacc.vf", "c.addi", "addi")
-  std::string_view base;           // the 32-bit equivalent for compressed forms ("c.bnez" -> "bne"), else = mnemonic
+  uint8_t length = 0;         // 2 or 4 bytes
+  std::string_view mnemonic;  // canonical name as the assembler spells it ("vfmacc.vf", "c.addi", "addi")
+  std::string_view base;      // the 32-bit equivalent for compressed forms ("c.bnez" -> "bne"), else = mnemonic
   InsnClass cls = InsnClass::unknown;
 
-  Operand dst;                     // destination register (file none if there is none)
-  std::array<Operand, 4> src{};    // sources in assembler order; unused slots have file none
+  Operand dst;                   // destination register (file none if there is none)
+  std::array<Operand, 4> src{};  // sources in assembler order; unused slots have file none
   uint8_t nsrc = 0;
-  bool masked = false;             // vector op executed under v0.t (v0 is then also listed in src)
-  bool dst_is_src = false;         // vd is also read as an input (vfmacc/vmacc/vwmacc families, vslideup)
+  bool masked = false;      // vector op executed under v0.t (v0 is then also listed in src)
+  bool dst_is_src = false;  // vd is also read as an input (vfmacc/vmacc/vwmacc families, vslideup)
 
-  int64_t imm = 0;                 // immediate / branch offset / load-store offset, sign-extended
-  uint16_t csr = 0;                // for InsnClass::csr
+  int64_t imm = 0;   // immediate / branch offset / load-store offset, sign-extended
+  uint16_t csr = 0;  // for InsnClass::csr
 
   // Memory: scalar access size in bytes (loads, stores, fp loads/stores, atomics); for vector loads/stores
   // the data EEW in bits (mem_eew) and mode. Indexed accesses have mem_eew = 0: their data elements are
@@ -148,11 +148,11 @@ std::string format(const Insn& insn);
 // vtype as set by vsetvli's immediate. vill marks encodings the spec reserves (vlmul 100, vsew 1xx, bits
 // above vma); settings an implementation may refuse (e64 with mf2 on ELEN=64) are not flagged.
 struct VType {
-  unsigned sew = 0;        // 8, 16, 32, 64
-  int lmul_log2 = 0;       // -3 (mf8) .. 3 (m8)
+  unsigned sew = 0;   // 8, 16, 32, 64
+  int lmul_log2 = 0;  // -3 (mf8) .. 3 (m8)
   bool ta = false;
   bool ma = false;
-  bool vill = false;       // reserved encodings
+  bool vill = false;  // reserved encodings
 };
 VType decode_vtype(uint32_t vtype_imm);
 std::string vtype_key(const VType& vt);  // "e32m4", "e16mf2": the measured table's column names; "vill"

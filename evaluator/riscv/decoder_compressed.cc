@@ -11,11 +11,17 @@ constexpr uint32_t kSp = 2;
 constexpr uint32_t kRa = 1;
 
 // Registers x8..x15 as named by the 3-bit fields rd'/rs1'/rs2'.
-constexpr uint32_t creg(uint32_t field) { return 8 + field; }
+constexpr uint32_t creg(uint32_t field) {
+  return 8 + field;
+}
 
 // Offsets and immediates, one per encoding layout.
-constexpr int64_t imm6(uint32_t raw) { return sext(bit(raw, 12) << 5 | bits(raw, 6, 2), 6); }
-constexpr uint32_t uimm6(uint32_t raw) { return bit(raw, 12) << 5 | bits(raw, 6, 2); }
+constexpr int64_t imm6(uint32_t raw) {
+  return sext(bit(raw, 12) << 5 | bits(raw, 6, 2), 6);
+}
+constexpr uint32_t uimm6(uint32_t raw) {
+  return bit(raw, 12) << 5 | bits(raw, 6, 2);
+}
 constexpr uint32_t addi4spn_imm(uint32_t raw) {
   return bits(raw, 12, 11) << 4 | bits(raw, 10, 7) << 6 | bit(raw, 6) << 2 | bit(raw, 5) << 3;
 }
@@ -28,10 +34,18 @@ constexpr uint32_t word_offset(uint32_t raw) {  // c.lw / c.sw
 constexpr uint32_t double_offset(uint32_t raw) {  // c.ld / c.sd / c.fld / c.fsd
   return bits(raw, 12, 10) << 3 | bits(raw, 6, 5) << 6;
 }
-constexpr uint32_t lwsp_offset(uint32_t raw) { return bit(raw, 12) << 5 | bits(raw, 6, 4) << 2 | bits(raw, 3, 2) << 6; }
-constexpr uint32_t ldsp_offset(uint32_t raw) { return bit(raw, 12) << 5 | bits(raw, 6, 5) << 3 | bits(raw, 4, 2) << 6; }
-constexpr uint32_t swsp_offset(uint32_t raw) { return bits(raw, 12, 9) << 2 | bits(raw, 8, 7) << 6; }
-constexpr uint32_t sdsp_offset(uint32_t raw) { return bits(raw, 12, 10) << 3 | bits(raw, 9, 7) << 6; }
+constexpr uint32_t lwsp_offset(uint32_t raw) {
+  return bit(raw, 12) << 5 | bits(raw, 6, 4) << 2 | bits(raw, 3, 2) << 6;
+}
+constexpr uint32_t ldsp_offset(uint32_t raw) {
+  return bit(raw, 12) << 5 | bits(raw, 6, 5) << 3 | bits(raw, 4, 2) << 6;
+}
+constexpr uint32_t swsp_offset(uint32_t raw) {
+  return bits(raw, 12, 9) << 2 | bits(raw, 8, 7) << 6;
+}
+constexpr uint32_t sdsp_offset(uint32_t raw) {
+  return bits(raw, 12, 10) << 3 | bits(raw, 9, 7) << 6;
+}
 constexpr int64_t jump_offset(uint32_t raw) {
   return sext(bit(raw, 12) << 11 | bit(raw, 11) << 4 | bits(raw, 10, 9) << 8 | bit(raw, 8) << 10 | bit(raw, 7) << 6 |
                   bit(raw, 6) << 7 | bits(raw, 5, 3) << 1 | bit(raw, 2) << 5,
@@ -103,12 +117,18 @@ bool quadrant0(uint32_t raw, Insn& insn, Syntax& syntax) {
       syntax = Syntax::regs_imm;
       return true;
     }
-    case 1: return load(insn, syntax, "c.fld", "fld", freg(rd), rs1, double_offset(raw), 8);
-    case 2: return load(insn, syntax, "c.lw", "lw", xreg(rd), rs1, word_offset(raw), 4);
-    case 3: return load(insn, syntax, "c.ld", "ld", xreg(rd), rs1, double_offset(raw), 8);
-    case 5: return store(insn, syntax, "c.fsd", "fsd", freg(rd), rs1, double_offset(raw), 8);
-    case 6: return store(insn, syntax, "c.sw", "sw", xreg(rd), rs1, word_offset(raw), 4);
-    case 7: return store(insn, syntax, "c.sd", "sd", xreg(rd), rs1, double_offset(raw), 8);
+    case 1:
+      return load(insn, syntax, "c.fld", "fld", freg(rd), rs1, double_offset(raw), 8);
+    case 2:
+      return load(insn, syntax, "c.lw", "lw", xreg(rd), rs1, word_offset(raw), 4);
+    case 3:
+      return load(insn, syntax, "c.ld", "ld", xreg(rd), rs1, double_offset(raw), 8);
+    case 5:
+      return store(insn, syntax, "c.fsd", "fsd", freg(rd), rs1, double_offset(raw), 8);
+    case 6:
+      return store(insn, syntax, "c.sw", "sw", xreg(rd), rs1, word_offset(raw), 4);
+    case 7:
+      return store(insn, syntax, "c.sd", "sd", xreg(rd), rs1, double_offset(raw), 8);
   }
   return false;  // funct3 4 belongs to Zcb
 }
@@ -143,18 +163,27 @@ bool quadrant1(uint32_t raw, Insn& insn, Syntax& syntax) {
     case 4: {
       const uint32_t r = creg(bits(raw, 9, 7));
       switch (bits(raw, 11, 10)) {
-        case 0: return reg_imm(insn, syntax, "c.srli", "srli", r, r, uimm6(raw));
-        case 1: return reg_imm(insn, syntax, "c.srai", "srai", r, r, uimm6(raw));
-        case 2: return reg_imm(insn, syntax, "c.andi", "andi", r, r, imm6(raw));
+        case 0:
+          return reg_imm(insn, syntax, "c.srli", "srli", r, r, uimm6(raw));
+        case 1:
+          return reg_imm(insn, syntax, "c.srai", "srai", r, r, uimm6(raw));
+        case 2:
+          return reg_imm(insn, syntax, "c.andi", "andi", r, r, imm6(raw));
       }
       const uint32_t rs2 = creg(bits(raw, 4, 2));
       switch (bit(raw, 12) << 2 | bits(raw, 6, 5)) {
-        case 0: return reg_reg(insn, syntax, "c.sub", "sub", r, r, rs2);
-        case 1: return reg_reg(insn, syntax, "c.xor", "xor", r, r, rs2);
-        case 2: return reg_reg(insn, syntax, "c.or", "or", r, r, rs2);
-        case 3: return reg_reg(insn, syntax, "c.and", "and", r, r, rs2);
-        case 4: return reg_reg(insn, syntax, "c.subw", "subw", r, r, rs2);
-        case 5: return reg_reg(insn, syntax, "c.addw", "addw", r, r, rs2);
+        case 0:
+          return reg_reg(insn, syntax, "c.sub", "sub", r, r, rs2);
+        case 1:
+          return reg_reg(insn, syntax, "c.xor", "xor", r, r, rs2);
+        case 2:
+          return reg_reg(insn, syntax, "c.or", "or", r, r, rs2);
+        case 3:
+          return reg_reg(insn, syntax, "c.and", "and", r, r, rs2);
+        case 4:
+          return reg_reg(insn, syntax, "c.subw", "subw", r, r, rs2);
+        case 5:
+          return reg_reg(insn, syntax, "c.addw", "addw", r, r, rs2);
       }
       return false;  // the rest is Zcb
     }
@@ -180,10 +209,14 @@ bool quadrant2(uint32_t raw, Insn& insn, Syntax& syntax) {
   const uint32_t rd = bits(raw, 11, 7);  // also rs1
   const uint32_t rs2 = bits(raw, 6, 2);
   switch (bits(raw, 15, 13)) {
-    case 0: return reg_imm(insn, syntax, "c.slli", "slli", rd, rd, uimm6(raw));
-    case 1: return load(insn, syntax, "c.fldsp", "fld", freg(rd), kSp, ldsp_offset(raw), 8);
-    case 2: return rd != 0 && load(insn, syntax, "c.lwsp", "lw", xreg(rd), kSp, lwsp_offset(raw), 4);
-    case 3: return rd != 0 && load(insn, syntax, "c.ldsp", "ld", xreg(rd), kSp, ldsp_offset(raw), 8);
+    case 0:
+      return reg_imm(insn, syntax, "c.slli", "slli", rd, rd, uimm6(raw));
+    case 1:
+      return load(insn, syntax, "c.fldsp", "fld", freg(rd), kSp, ldsp_offset(raw), 8);
+    case 2:
+      return rd != 0 && load(insn, syntax, "c.lwsp", "lw", xreg(rd), kSp, lwsp_offset(raw), 4);
+    case 3:
+      return rd != 0 && load(insn, syntax, "c.ldsp", "ld", xreg(rd), kSp, ldsp_offset(raw), 8);
     case 4:
       if (bit(raw, 12) == 0) {
         if (rs2 != 0) return reg_reg(insn, syntax, "c.mv", "add", rd, 0, rs2);
@@ -205,9 +238,12 @@ bool quadrant2(uint32_t raw, Insn& insn, Syntax& syntax) {
       add_src(insn, xreg(rd));
       syntax = Syntax::c_rs1;
       return true;
-    case 5: return store(insn, syntax, "c.fsdsp", "fsd", freg(rs2), kSp, sdsp_offset(raw), 8);
-    case 6: return store(insn, syntax, "c.swsp", "sw", xreg(rs2), kSp, swsp_offset(raw), 4);
-    case 7: return store(insn, syntax, "c.sdsp", "sd", xreg(rs2), kSp, sdsp_offset(raw), 8);
+    case 5:
+      return store(insn, syntax, "c.fsdsp", "fsd", freg(rs2), kSp, sdsp_offset(raw), 8);
+    case 6:
+      return store(insn, syntax, "c.swsp", "sw", xreg(rs2), kSp, swsp_offset(raw), 4);
+    case 7:
+      return store(insn, syntax, "c.sdsp", "sd", xreg(rs2), kSp, sdsp_offset(raw), 8);
   }
   return false;
 }
@@ -216,9 +252,12 @@ bool quadrant2(uint32_t raw, Insn& insn, Syntax& syntax) {
 
 bool decode_compressed(uint32_t raw, Insn& insn, Syntax& syntax) {
   switch (raw & 3) {
-    case 0: return quadrant0(raw, insn, syntax);
-    case 1: return quadrant1(raw, insn, syntax);
-    case 2: return quadrant2(raw, insn, syntax);
+    case 0:
+      return quadrant0(raw, insn, syntax);
+    case 1:
+      return quadrant1(raw, insn, syntax);
+    case 2:
+      return quadrant2(raw, insn, syntax);
   }
   return false;
 }

@@ -49,7 +49,9 @@ enum class Syntax : uint8_t {
 constexpr uint32_t bits(uint32_t raw, unsigned hi, unsigned lo) {
   return (raw >> lo) & ((1u << (hi - lo + 1)) - 1);
 }
-constexpr uint32_t bit(uint32_t raw, unsigned pos) { return (raw >> pos) & 1u; }
+constexpr uint32_t bit(uint32_t raw, unsigned pos) {
+  return (raw >> pos) & 1u;
+}
 
 // Sign-extends the low `width` bits of `value`.
 constexpr int64_t sext(uint64_t value, unsigned width) {
@@ -77,7 +79,9 @@ constexpr Operand vreg(uint32_t r, VShape shape = VShape::group) {
   op.shape = shape;
   return op;
 }
-constexpr Operand v0_mask() { return vreg(0, VShape::mask); }
+constexpr Operand v0_mask() {
+  return vreg(0, VShape::mask);
+}
 
 // Starts an instruction: name, class and the 32-bit equivalent (defaults to the name itself).
 inline void start(Insn& insn, std::string_view name, InsnClass cls, std::string_view base = {}) {
@@ -85,7 +89,9 @@ inline void start(Insn& insn, std::string_view name, InsnClass cls, std::string_
   insn.base = base.empty() ? name : base;
   insn.cls = cls;
 }
-inline void add_src(Insn& insn, const Operand& op) { insn.src[insn.nsrc++] = op; }
+inline void add_src(Insn& insn, const Operand& op) {
+  insn.src[insn.nsrc++] = op;
+}
 
 // A mnemonic assembled at compile time from pieces ("vl" "seg3" "e32" ".v"); tables of these give the
 // decoder string_views with static storage for families too regular to spell out by hand.
@@ -112,9 +118,9 @@ struct StaticName {
 
 // Per-format decoders. Each returns false when the encoding is not a known instruction; `insn` may then
 // hold partial results, which decode() discards.
-bool decode_scalar(uint32_t raw, Insn& insn, Syntax& syntax);      // 32-bit non-vector opcodes
-bool decode_compressed(uint32_t raw, Insn& insn, Syntax& syntax);  // 16-bit parcels
-bool decode_op_v(uint32_t raw, Insn& insn, Syntax& syntax);        // OP-V: arithmetic and vset*
+bool decode_scalar(uint32_t raw, Insn& insn, Syntax& syntax);         // 32-bit non-vector opcodes
+bool decode_compressed(uint32_t raw, Insn& insn, Syntax& syntax);     // 16-bit parcels
+bool decode_op_v(uint32_t raw, Insn& insn, Syntax& syntax);           // OP-V: arithmetic and vset*
 bool decode_vector_memory(uint32_t raw, Insn& insn, Syntax& syntax);  // LOAD-FP/STORE-FP vector widths
 
 // decode() plus the operand layout that format() needs.
@@ -122,11 +128,10 @@ Insn decode_with_syntax(std::span<const uint8_t> bytes, Syntax& syntax);
 
 // Major opcodes (raw[6:0]) of 32-bit instructions.
 namespace opcode {
-inline constexpr uint32_t kLoad = 0x03, kLoadFp = 0x07, kMiscMem = 0x0f, kOpImm = 0x13, kAuipc = 0x17,
-                          kOpImm32 = 0x1b, kStore = 0x23, kStoreFp = 0x27, kAmo = 0x2f, kOp = 0x33,
-                          kLui = 0x37, kOp32 = 0x3b, kMadd = 0x43, kMsub = 0x47, kNmsub = 0x4b,
-                          kNmadd = 0x4f, kOpFp = 0x53, kOpV = 0x57, kBranch = 0x63, kJalr = 0x67,
-                          kJal = 0x6f, kSystem = 0x73;
+inline constexpr uint32_t kLoad = 0x03, kLoadFp = 0x07, kMiscMem = 0x0f, kOpImm = 0x13, kAuipc = 0x17, kOpImm32 = 0x1b,
+                          kStore = 0x23, kStoreFp = 0x27, kAmo = 0x2f, kOp = 0x33, kLui = 0x37, kOp32 = 0x3b,
+                          kMadd = 0x43, kMsub = 0x47, kNmsub = 0x4b, kNmadd = 0x4f, kOpFp = 0x53, kOpV = 0x57,
+                          kBranch = 0x63, kJalr = 0x67, kJal = 0x6f, kSystem = 0x73;
 }  // namespace opcode
 
 }  // namespace eok::riscv::detail

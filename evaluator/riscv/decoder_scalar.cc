@@ -5,25 +5,45 @@
 namespace eok::riscv::detail {
 namespace {
 
-constexpr uint32_t rd_of(uint32_t raw) { return bits(raw, 11, 7); }
-constexpr uint32_t rs1_of(uint32_t raw) { return bits(raw, 19, 15); }
-constexpr uint32_t rs2_of(uint32_t raw) { return bits(raw, 24, 20); }
-constexpr uint32_t rs3_of(uint32_t raw) { return bits(raw, 31, 27); }
-constexpr uint32_t funct3_of(uint32_t raw) { return bits(raw, 14, 12); }
-constexpr uint32_t funct7_of(uint32_t raw) { return bits(raw, 31, 25); }
+constexpr uint32_t rd_of(uint32_t raw) {
+  return bits(raw, 11, 7);
+}
+constexpr uint32_t rs1_of(uint32_t raw) {
+  return bits(raw, 19, 15);
+}
+constexpr uint32_t rs2_of(uint32_t raw) {
+  return bits(raw, 24, 20);
+}
+constexpr uint32_t rs3_of(uint32_t raw) {
+  return bits(raw, 31, 27);
+}
+constexpr uint32_t funct3_of(uint32_t raw) {
+  return bits(raw, 14, 12);
+}
+constexpr uint32_t funct7_of(uint32_t raw) {
+  return bits(raw, 31, 25);
+}
 
-constexpr int64_t imm_i(uint32_t raw) { return sext(raw >> 20, 12); }
-constexpr int64_t imm_s(uint32_t raw) { return sext(bits(raw, 31, 25) << 5 | bits(raw, 11, 7), 12); }
+constexpr int64_t imm_i(uint32_t raw) {
+  return sext(raw >> 20, 12);
+}
+constexpr int64_t imm_s(uint32_t raw) {
+  return sext(bits(raw, 31, 25) << 5 | bits(raw, 11, 7), 12);
+}
 constexpr int64_t imm_b(uint32_t raw) {
   return sext(bit(raw, 31) << 12 | bit(raw, 7) << 11 | bits(raw, 30, 25) << 5 | bits(raw, 11, 8) << 1, 13);
 }
-constexpr int64_t imm_u(uint32_t raw) { return sext(raw & 0xfffff000u, 32); }
+constexpr int64_t imm_u(uint32_t raw) {
+  return sext(raw & 0xfffff000u, 32);
+}
 constexpr int64_t imm_j(uint32_t raw) {
   return sext(bit(raw, 31) << 20 | bits(raw, 19, 12) << 12 | bit(raw, 20) << 11 | bits(raw, 30, 21) << 1, 21);
 }
 
 // Rounding modes 5 and 6 are reserved; instructions carrying them are illegal.
-constexpr bool valid_rm(uint32_t rm) { return rm != 5 && rm != 6; }
+constexpr bool valid_rm(uint32_t rm) {
+  return rm != 5 && rm != 6;
+}
 
 // rd, rs1, rs2 all integer registers.
 bool int_rrr(Insn& insn, Syntax& syntax, uint32_t raw, std::string_view name, InsnClass cls) {
@@ -95,37 +115,58 @@ bool decode_op_imm(uint32_t raw, Insn& insn, Syntax& syntax) {
   const uint32_t shamt = bits(raw, 25, 20);
   const uint32_t top6 = bits(raw, 31, 26);
   switch (funct3_of(raw)) {
-    case 0: return int_rri(insn, syntax, raw, "addi", imm_i(raw));
-    case 2: return int_rri(insn, syntax, raw, "slti", imm_i(raw));
-    case 3: return int_rri(insn, syntax, raw, "sltiu", imm_i(raw));
-    case 4: return int_rri(insn, syntax, raw, "xori", imm_i(raw));
-    case 6: return int_rri(insn, syntax, raw, "ori", imm_i(raw));
-    case 7: return int_rri(insn, syntax, raw, "andi", imm_i(raw));
+    case 0:
+      return int_rri(insn, syntax, raw, "addi", imm_i(raw));
+    case 2:
+      return int_rri(insn, syntax, raw, "slti", imm_i(raw));
+    case 3:
+      return int_rri(insn, syntax, raw, "sltiu", imm_i(raw));
+    case 4:
+      return int_rri(insn, syntax, raw, "xori", imm_i(raw));
+    case 6:
+      return int_rri(insn, syntax, raw, "ori", imm_i(raw));
+    case 7:
+      return int_rri(insn, syntax, raw, "andi", imm_i(raw));
     case 1:
       switch (top6) {
-        case 0x00: return int_rri(insn, syntax, raw, "slli", shamt);
-        case 0x0a: return int_rri(insn, syntax, raw, "bseti", shamt);
-        case 0x12: return int_rri(insn, syntax, raw, "bclri", shamt);
-        case 0x1a: return int_rri(insn, syntax, raw, "binvi", shamt);
+        case 0x00:
+          return int_rri(insn, syntax, raw, "slli", shamt);
+        case 0x0a:
+          return int_rri(insn, syntax, raw, "bseti", shamt);
+        case 0x12:
+          return int_rri(insn, syntax, raw, "bclri", shamt);
+        case 0x1a:
+          return int_rri(insn, syntax, raw, "binvi", shamt);
         case 0x18:  // Zbb unary ops live in the shamt field
           switch (shamt) {
-            case 0: return int_rr(insn, syntax, raw, "clz");
-            case 1: return int_rr(insn, syntax, raw, "ctz");
-            case 2: return int_rr(insn, syntax, raw, "cpop");
-            case 4: return int_rr(insn, syntax, raw, "sext.b");
-            case 5: return int_rr(insn, syntax, raw, "sext.h");
+            case 0:
+              return int_rr(insn, syntax, raw, "clz");
+            case 1:
+              return int_rr(insn, syntax, raw, "ctz");
+            case 2:
+              return int_rr(insn, syntax, raw, "cpop");
+            case 4:
+              return int_rr(insn, syntax, raw, "sext.b");
+            case 5:
+              return int_rr(insn, syntax, raw, "sext.h");
           }
           return false;
       }
       return false;
     case 5:
       switch (top6) {
-        case 0x00: return int_rri(insn, syntax, raw, "srli", shamt);
-        case 0x10: return int_rri(insn, syntax, raw, "srai", shamt);
-        case 0x18: return int_rri(insn, syntax, raw, "rori", shamt);
-        case 0x12: return int_rri(insn, syntax, raw, "bexti", shamt);
-        case 0x0a: return shamt == 0x07 && int_rr(insn, syntax, raw, "orc.b");
-        case 0x1a: return shamt == 0x38 && int_rr(insn, syntax, raw, "rev8");
+        case 0x00:
+          return int_rri(insn, syntax, raw, "srli", shamt);
+        case 0x10:
+          return int_rri(insn, syntax, raw, "srai", shamt);
+        case 0x18:
+          return int_rri(insn, syntax, raw, "rori", shamt);
+        case 0x12:
+          return int_rri(insn, syntax, raw, "bexti", shamt);
+        case 0x0a:
+          return shamt == 0x07 && int_rr(insn, syntax, raw, "orc.b");
+        case 0x1a:
+          return shamt == 0x38 && int_rr(insn, syntax, raw, "rev8");
       }
       return false;
   }
@@ -136,15 +177,19 @@ bool decode_op_imm32(uint32_t raw, Insn& insn, Syntax& syntax) {
   const uint32_t f7 = funct7_of(raw);
   const uint32_t shamt5 = rs2_of(raw);
   switch (funct3_of(raw)) {
-    case 0: return int_rri(insn, syntax, raw, "addiw", imm_i(raw));
+    case 0:
+      return int_rri(insn, syntax, raw, "addiw", imm_i(raw));
     case 1:
       if (f7 == 0x00) return int_rri(insn, syntax, raw, "slliw", shamt5);
       if (bits(raw, 31, 26) == 0x02) return int_rri(insn, syntax, raw, "slli.uw", bits(raw, 25, 20));
       if (f7 == 0x30) {
         switch (shamt5) {
-          case 0: return int_rr(insn, syntax, raw, "clzw");
-          case 1: return int_rr(insn, syntax, raw, "ctzw");
-          case 2: return int_rr(insn, syntax, raw, "cpopw");
+          case 0:
+            return int_rr(insn, syntax, raw, "clzw");
+          case 1:
+            return int_rr(insn, syntax, raw, "ctzw");
+          case 2:
+            return int_rr(insn, syntax, raw, "cpopw");
         }
       }
       return false;
@@ -158,45 +203,81 @@ bool decode_op_imm32(uint32_t raw, Insn& insn, Syntax& syntax) {
 }
 
 // Register-register ops, keyed by funct7 and funct3.
-constexpr uint32_t op_key(uint32_t funct7, uint32_t funct3) { return funct7 << 3 | funct3; }
+constexpr uint32_t op_key(uint32_t funct7, uint32_t funct3) {
+  return funct7 << 3 | funct3;
+}
 
 bool decode_op(uint32_t raw, Insn& insn, Syntax& syntax) {
   constexpr auto alu = InsnClass::int_alu, mul = InsnClass::int_mul, div = InsnClass::int_div;
   switch (op_key(funct7_of(raw), funct3_of(raw))) {
-    case op_key(0x00, 0): return int_rrr(insn, syntax, raw, "add", alu);
-    case op_key(0x00, 1): return int_rrr(insn, syntax, raw, "sll", alu);
-    case op_key(0x00, 2): return int_rrr(insn, syntax, raw, "slt", alu);
-    case op_key(0x00, 3): return int_rrr(insn, syntax, raw, "sltu", alu);
-    case op_key(0x00, 4): return int_rrr(insn, syntax, raw, "xor", alu);
-    case op_key(0x00, 5): return int_rrr(insn, syntax, raw, "srl", alu);
-    case op_key(0x00, 6): return int_rrr(insn, syntax, raw, "or", alu);
-    case op_key(0x00, 7): return int_rrr(insn, syntax, raw, "and", alu);
-    case op_key(0x20, 0): return int_rrr(insn, syntax, raw, "sub", alu);
-    case op_key(0x20, 5): return int_rrr(insn, syntax, raw, "sra", alu);
-    case op_key(0x20, 4): return int_rrr(insn, syntax, raw, "xnor", alu);
-    case op_key(0x20, 6): return int_rrr(insn, syntax, raw, "orn", alu);
-    case op_key(0x20, 7): return int_rrr(insn, syntax, raw, "andn", alu);
-    case op_key(0x01, 0): return int_rrr(insn, syntax, raw, "mul", mul);
-    case op_key(0x01, 1): return int_rrr(insn, syntax, raw, "mulh", mul);
-    case op_key(0x01, 2): return int_rrr(insn, syntax, raw, "mulhsu", mul);
-    case op_key(0x01, 3): return int_rrr(insn, syntax, raw, "mulhu", mul);
-    case op_key(0x01, 4): return int_rrr(insn, syntax, raw, "div", div);
-    case op_key(0x01, 5): return int_rrr(insn, syntax, raw, "divu", div);
-    case op_key(0x01, 6): return int_rrr(insn, syntax, raw, "rem", div);
-    case op_key(0x01, 7): return int_rrr(insn, syntax, raw, "remu", div);
-    case op_key(0x10, 2): return int_rrr(insn, syntax, raw, "sh1add", alu);
-    case op_key(0x10, 4): return int_rrr(insn, syntax, raw, "sh2add", alu);
-    case op_key(0x10, 6): return int_rrr(insn, syntax, raw, "sh3add", alu);
-    case op_key(0x05, 4): return int_rrr(insn, syntax, raw, "min", alu);
-    case op_key(0x05, 5): return int_rrr(insn, syntax, raw, "minu", alu);
-    case op_key(0x05, 6): return int_rrr(insn, syntax, raw, "max", alu);
-    case op_key(0x05, 7): return int_rrr(insn, syntax, raw, "maxu", alu);
-    case op_key(0x30, 1): return int_rrr(insn, syntax, raw, "rol", alu);
-    case op_key(0x30, 5): return int_rrr(insn, syntax, raw, "ror", alu);
-    case op_key(0x24, 1): return int_rrr(insn, syntax, raw, "bclr", alu);
-    case op_key(0x24, 5): return int_rrr(insn, syntax, raw, "bext", alu);
-    case op_key(0x14, 1): return int_rrr(insn, syntax, raw, "bset", alu);
-    case op_key(0x34, 1): return int_rrr(insn, syntax, raw, "binv", alu);
+    case op_key(0x00, 0):
+      return int_rrr(insn, syntax, raw, "add", alu);
+    case op_key(0x00, 1):
+      return int_rrr(insn, syntax, raw, "sll", alu);
+    case op_key(0x00, 2):
+      return int_rrr(insn, syntax, raw, "slt", alu);
+    case op_key(0x00, 3):
+      return int_rrr(insn, syntax, raw, "sltu", alu);
+    case op_key(0x00, 4):
+      return int_rrr(insn, syntax, raw, "xor", alu);
+    case op_key(0x00, 5):
+      return int_rrr(insn, syntax, raw, "srl", alu);
+    case op_key(0x00, 6):
+      return int_rrr(insn, syntax, raw, "or", alu);
+    case op_key(0x00, 7):
+      return int_rrr(insn, syntax, raw, "and", alu);
+    case op_key(0x20, 0):
+      return int_rrr(insn, syntax, raw, "sub", alu);
+    case op_key(0x20, 5):
+      return int_rrr(insn, syntax, raw, "sra", alu);
+    case op_key(0x20, 4):
+      return int_rrr(insn, syntax, raw, "xnor", alu);
+    case op_key(0x20, 6):
+      return int_rrr(insn, syntax, raw, "orn", alu);
+    case op_key(0x20, 7):
+      return int_rrr(insn, syntax, raw, "andn", alu);
+    case op_key(0x01, 0):
+      return int_rrr(insn, syntax, raw, "mul", mul);
+    case op_key(0x01, 1):
+      return int_rrr(insn, syntax, raw, "mulh", mul);
+    case op_key(0x01, 2):
+      return int_rrr(insn, syntax, raw, "mulhsu", mul);
+    case op_key(0x01, 3):
+      return int_rrr(insn, syntax, raw, "mulhu", mul);
+    case op_key(0x01, 4):
+      return int_rrr(insn, syntax, raw, "div", div);
+    case op_key(0x01, 5):
+      return int_rrr(insn, syntax, raw, "divu", div);
+    case op_key(0x01, 6):
+      return int_rrr(insn, syntax, raw, "rem", div);
+    case op_key(0x01, 7):
+      return int_rrr(insn, syntax, raw, "remu", div);
+    case op_key(0x10, 2):
+      return int_rrr(insn, syntax, raw, "sh1add", alu);
+    case op_key(0x10, 4):
+      return int_rrr(insn, syntax, raw, "sh2add", alu);
+    case op_key(0x10, 6):
+      return int_rrr(insn, syntax, raw, "sh3add", alu);
+    case op_key(0x05, 4):
+      return int_rrr(insn, syntax, raw, "min", alu);
+    case op_key(0x05, 5):
+      return int_rrr(insn, syntax, raw, "minu", alu);
+    case op_key(0x05, 6):
+      return int_rrr(insn, syntax, raw, "max", alu);
+    case op_key(0x05, 7):
+      return int_rrr(insn, syntax, raw, "maxu", alu);
+    case op_key(0x30, 1):
+      return int_rrr(insn, syntax, raw, "rol", alu);
+    case op_key(0x30, 5):
+      return int_rrr(insn, syntax, raw, "ror", alu);
+    case op_key(0x24, 1):
+      return int_rrr(insn, syntax, raw, "bclr", alu);
+    case op_key(0x24, 5):
+      return int_rrr(insn, syntax, raw, "bext", alu);
+    case op_key(0x14, 1):
+      return int_rrr(insn, syntax, raw, "bset", alu);
+    case op_key(0x34, 1):
+      return int_rrr(insn, syntax, raw, "binv", alu);
   }
   return false;
 }
@@ -204,23 +285,40 @@ bool decode_op(uint32_t raw, Insn& insn, Syntax& syntax) {
 bool decode_op32(uint32_t raw, Insn& insn, Syntax& syntax) {
   constexpr auto alu = InsnClass::int_alu, mul = InsnClass::int_mul, div = InsnClass::int_div;
   switch (op_key(funct7_of(raw), funct3_of(raw))) {
-    case op_key(0x00, 0): return int_rrr(insn, syntax, raw, "addw", alu);
-    case op_key(0x00, 1): return int_rrr(insn, syntax, raw, "sllw", alu);
-    case op_key(0x00, 5): return int_rrr(insn, syntax, raw, "srlw", alu);
-    case op_key(0x20, 0): return int_rrr(insn, syntax, raw, "subw", alu);
-    case op_key(0x20, 5): return int_rrr(insn, syntax, raw, "sraw", alu);
-    case op_key(0x01, 0): return int_rrr(insn, syntax, raw, "mulw", mul);
-    case op_key(0x01, 4): return int_rrr(insn, syntax, raw, "divw", div);
-    case op_key(0x01, 5): return int_rrr(insn, syntax, raw, "divuw", div);
-    case op_key(0x01, 6): return int_rrr(insn, syntax, raw, "remw", div);
-    case op_key(0x01, 7): return int_rrr(insn, syntax, raw, "remuw", div);
-    case op_key(0x04, 0): return int_rrr(insn, syntax, raw, "add.uw", alu);
-    case op_key(0x04, 4): return rs2_of(raw) == 0 && int_rr(insn, syntax, raw, "zext.h");
-    case op_key(0x10, 2): return int_rrr(insn, syntax, raw, "sh1add.uw", alu);
-    case op_key(0x10, 4): return int_rrr(insn, syntax, raw, "sh2add.uw", alu);
-    case op_key(0x10, 6): return int_rrr(insn, syntax, raw, "sh3add.uw", alu);
-    case op_key(0x30, 1): return int_rrr(insn, syntax, raw, "rolw", alu);
-    case op_key(0x30, 5): return int_rrr(insn, syntax, raw, "rorw", alu);
+    case op_key(0x00, 0):
+      return int_rrr(insn, syntax, raw, "addw", alu);
+    case op_key(0x00, 1):
+      return int_rrr(insn, syntax, raw, "sllw", alu);
+    case op_key(0x00, 5):
+      return int_rrr(insn, syntax, raw, "srlw", alu);
+    case op_key(0x20, 0):
+      return int_rrr(insn, syntax, raw, "subw", alu);
+    case op_key(0x20, 5):
+      return int_rrr(insn, syntax, raw, "sraw", alu);
+    case op_key(0x01, 0):
+      return int_rrr(insn, syntax, raw, "mulw", mul);
+    case op_key(0x01, 4):
+      return int_rrr(insn, syntax, raw, "divw", div);
+    case op_key(0x01, 5):
+      return int_rrr(insn, syntax, raw, "divuw", div);
+    case op_key(0x01, 6):
+      return int_rrr(insn, syntax, raw, "remw", div);
+    case op_key(0x01, 7):
+      return int_rrr(insn, syntax, raw, "remuw", div);
+    case op_key(0x04, 0):
+      return int_rrr(insn, syntax, raw, "add.uw", alu);
+    case op_key(0x04, 4):
+      return rs2_of(raw) == 0 && int_rr(insn, syntax, raw, "zext.h");
+    case op_key(0x10, 2):
+      return int_rrr(insn, syntax, raw, "sh1add.uw", alu);
+    case op_key(0x10, 4):
+      return int_rrr(insn, syntax, raw, "sh2add.uw", alu);
+    case op_key(0x10, 6):
+      return int_rrr(insn, syntax, raw, "sh3add.uw", alu);
+    case op_key(0x30, 1):
+      return int_rrr(insn, syntax, raw, "rolw", alu);
+    case op_key(0x30, 5):
+      return int_rrr(insn, syntax, raw, "rorw", alu);
   }
   return false;
 }
@@ -257,12 +355,24 @@ bool decode_system(uint32_t raw, Insn& insn, Syntax& syntax) {
   if (f3 == 0) {
     syntax = Syntax::none;
     switch (raw) {
-      case 0x00000073: start(insn, "ecall", InsnClass::system); return true;
-      case 0x00100073: start(insn, "ebreak", InsnClass::system); return true;
-      case 0x10200073: start(insn, "sret", InsnClass::system); return true;
-      case 0x30200073: start(insn, "mret", InsnClass::system); return true;
-      case 0x10500073: start(insn, "wfi", InsnClass::system); return true;
-      case 0x7b200073: start(insn, "dret", InsnClass::system); return true;
+      case 0x00000073:
+        start(insn, "ecall", InsnClass::system);
+        return true;
+      case 0x00100073:
+        start(insn, "ebreak", InsnClass::system);
+        return true;
+      case 0x10200073:
+        start(insn, "sret", InsnClass::system);
+        return true;
+      case 0x30200073:
+        start(insn, "mret", InsnClass::system);
+        return true;
+      case 0x10500073:
+        start(insn, "wfi", InsnClass::system);
+        return true;
+      case 0x7b200073:
+        start(insn, "dret", InsnClass::system);
+        return true;
     }
     if (funct7_of(raw) == 0x09 && rd_of(raw) == 0) {
       start(insn, "sfence.vma", InsnClass::system);
@@ -295,9 +405,8 @@ struct AmoOp {
   std::string_view stem;
 };
 constexpr AmoOp kAmoOps[] = {
-    {0x02, "lr"},      {0x03, "sc"},       {0x01, "amoswap"}, {0x00, "amoadd"},
-    {0x04, "amoxor"},  {0x0c, "amoand"},   {0x08, "amoor"},   {0x10, "amomin"},
-    {0x14, "amomax"},  {0x18, "amominu"},  {0x1c, "amomaxu"},
+    {0x02, "lr"},    {0x03, "sc"},     {0x01, "amoswap"}, {0x00, "amoadd"},  {0x04, "amoxor"},  {0x0c, "amoand"},
+    {0x08, "amoor"}, {0x10, "amomin"}, {0x14, "amomax"},  {0x18, "amominu"}, {0x1c, "amomaxu"},
 };
 constexpr size_t kAmoCount = sizeof(kAmoOps) / sizeof(kAmoOps[0]);
 
@@ -343,12 +452,11 @@ constexpr std::array<StaticName, kFmtCount> per_fmt(std::string_view stem) {
   return names;
 }
 
-constexpr auto kFadd = per_fmt("fadd"), kFsub = per_fmt("fsub"), kFmul = per_fmt("fmul"),
-               kFdiv = per_fmt("fdiv"), kFsqrt = per_fmt("fsqrt"), kFsgnj = per_fmt("fsgnj"),
-               kFsgnjn = per_fmt("fsgnjn"), kFsgnjx = per_fmt("fsgnjx"), kFmin = per_fmt("fmin"),
-               kFmax = per_fmt("fmax"), kFle = per_fmt("fle"), kFlt = per_fmt("flt"), kFeq = per_fmt("feq"),
-               kFclass = per_fmt("fclass"), kFmadd = per_fmt("fmadd"), kFmsub = per_fmt("fmsub"),
-               kFnmsub = per_fmt("fnmsub"), kFnmadd = per_fmt("fnmadd");
+constexpr auto kFadd = per_fmt("fadd"), kFsub = per_fmt("fsub"), kFmul = per_fmt("fmul"), kFdiv = per_fmt("fdiv"),
+               kFsqrt = per_fmt("fsqrt"), kFsgnj = per_fmt("fsgnj"), kFsgnjn = per_fmt("fsgnjn"),
+               kFsgnjx = per_fmt("fsgnjx"), kFmin = per_fmt("fmin"), kFmax = per_fmt("fmax"), kFle = per_fmt("fle"),
+               kFlt = per_fmt("flt"), kFeq = per_fmt("feq"), kFclass = per_fmt("fclass"), kFmadd = per_fmt("fmadd"),
+               kFmsub = per_fmt("fmsub"), kFnmsub = per_fmt("fnmsub"), kFnmadd = per_fmt("fnmadd");
 
 // Integer sides of conversions, indexed by rs2: w, wu, l, lu.
 constexpr std::string_view kIntType[4] = {"w", "wu", "l", "lu"};
@@ -418,10 +526,18 @@ bool decode_fused(uint32_t raw, Insn& insn, Syntax& syntax) {
   if (fmt >= kFmtCount || !valid_rm(funct3_of(raw))) return false;
   const std::array<StaticName, kFmtCount>* names = nullptr;
   switch (raw & 0x7f) {
-    case opcode::kMadd: names = &kFmadd; break;
-    case opcode::kMsub: names = &kFmsub; break;
-    case opcode::kNmsub: names = &kFnmsub; break;
-    default: names = &kFnmadd; break;
+    case opcode::kMadd:
+      names = &kFmadd;
+      break;
+    case opcode::kMsub:
+      names = &kFmsub;
+      break;
+    case opcode::kNmsub:
+      names = &kFnmsub;
+      break;
+    default:
+      names = &kFnmadd;
+      break;
   }
   start(insn, (*names)[fmt].view(), InsnClass::fp_mul);
   insn.dst = freg(rd_of(raw));
@@ -452,10 +568,14 @@ bool decode_op_fp(uint32_t raw, Insn& insn, Syntax& syntax) {
   constexpr auto f = RegFile::f, x = RegFile::x;
 
   switch (funct5) {
-    case 0x00: return rm_ok && emit(kFadd[fmt].view(), InsnClass::fp_alu, f, f, true, Syntax::regs_rm);
-    case 0x01: return rm_ok && emit(kFsub[fmt].view(), InsnClass::fp_alu, f, f, true, Syntax::regs_rm);
-    case 0x02: return rm_ok && emit(kFmul[fmt].view(), InsnClass::fp_mul, f, f, true, Syntax::regs_rm);
-    case 0x03: return rm_ok && emit(kFdiv[fmt].view(), InsnClass::fp_div, f, f, true, Syntax::regs_rm);
+    case 0x00:
+      return rm_ok && emit(kFadd[fmt].view(), InsnClass::fp_alu, f, f, true, Syntax::regs_rm);
+    case 0x01:
+      return rm_ok && emit(kFsub[fmt].view(), InsnClass::fp_alu, f, f, true, Syntax::regs_rm);
+    case 0x02:
+      return rm_ok && emit(kFmul[fmt].view(), InsnClass::fp_mul, f, f, true, Syntax::regs_rm);
+    case 0x03:
+      return rm_ok && emit(kFdiv[fmt].view(), InsnClass::fp_div, f, f, true, Syntax::regs_rm);
     case 0x0b:
       return rs2 == 0 && rm_ok && emit(kFsqrt[fmt].view(), InsnClass::fp_sqrt, f, f, false, Syntax::regs_rm);
     case 0x04:
@@ -525,23 +645,37 @@ bool decode_scalar(uint32_t raw, Insn& insn, Syntax& syntax) {
       insn.imm = imm_i(raw);
       syntax = Syntax::jalr;
       return true;
-    case opcode::kBranch: return decode_branch(raw, insn, syntax);
-    case opcode::kLoad: return decode_load(raw, insn, syntax);
-    case opcode::kStore: return decode_store(raw, insn, syntax);
-    case opcode::kOpImm: return decode_op_imm(raw, insn, syntax);
-    case opcode::kOpImm32: return decode_op_imm32(raw, insn, syntax);
-    case opcode::kOp: return decode_op(raw, insn, syntax);
-    case opcode::kOp32: return decode_op32(raw, insn, syntax);
-    case opcode::kMiscMem: return decode_misc_mem(raw, insn, syntax);
-    case opcode::kSystem: return decode_system(raw, insn, syntax);
-    case opcode::kAmo: return decode_amo(raw, insn, syntax);
-    case opcode::kLoadFp: return decode_fp_load_store(raw, insn, syntax, false);
-    case opcode::kStoreFp: return decode_fp_load_store(raw, insn, syntax, true);
+    case opcode::kBranch:
+      return decode_branch(raw, insn, syntax);
+    case opcode::kLoad:
+      return decode_load(raw, insn, syntax);
+    case opcode::kStore:
+      return decode_store(raw, insn, syntax);
+    case opcode::kOpImm:
+      return decode_op_imm(raw, insn, syntax);
+    case opcode::kOpImm32:
+      return decode_op_imm32(raw, insn, syntax);
+    case opcode::kOp:
+      return decode_op(raw, insn, syntax);
+    case opcode::kOp32:
+      return decode_op32(raw, insn, syntax);
+    case opcode::kMiscMem:
+      return decode_misc_mem(raw, insn, syntax);
+    case opcode::kSystem:
+      return decode_system(raw, insn, syntax);
+    case opcode::kAmo:
+      return decode_amo(raw, insn, syntax);
+    case opcode::kLoadFp:
+      return decode_fp_load_store(raw, insn, syntax, false);
+    case opcode::kStoreFp:
+      return decode_fp_load_store(raw, insn, syntax, true);
     case opcode::kMadd:
     case opcode::kMsub:
     case opcode::kNmsub:
-    case opcode::kNmadd: return decode_fused(raw, insn, syntax);
-    case opcode::kOpFp: return decode_op_fp(raw, insn, syntax);
+    case opcode::kNmadd:
+      return decode_fused(raw, insn, syntax);
+    case opcode::kOpFp:
+      return decode_op_fp(raw, insn, syntax);
   }
   return false;
 }

@@ -38,9 +38,9 @@ struct Row {
 };
 using Table = std::array<Row, 64>;
 
-constexpr auto kInt = InsnClass::vec_int, kMul = InsnClass::vec_mul, kDiv = InsnClass::vec_div,
-               kFp = InsnClass::vec_fp, kFmul = InsnClass::vec_fmul, kFdiv = InsnClass::vec_fdiv,
-               kRed = InsnClass::vec_red, kPerm = InsnClass::vec_perm, kMask = InsnClass::vec_mask;
+constexpr auto kInt = InsnClass::vec_int, kMul = InsnClass::vec_mul, kDiv = InsnClass::vec_div, kFp = InsnClass::vec_fp,
+               kFmul = InsnClass::vec_fmul, kFdiv = InsnClass::vec_fdiv, kRed = InsnClass::vec_red,
+               kPerm = InsnClass::vec_perm, kMask = InsnClass::vec_mask;
 
 constexpr Table kOpivv = [] {
   Table t{};
@@ -516,11 +516,20 @@ bool decode_unary(uint32_t funct6, const Fields& f, Insn& insn, Syntax& syntax) 
       }
       if (funct6 == 0x13) {  // VFUNARY1
         switch (f.vs1) {
-          case 0x00: start(insn, "vfsqrt.v", kFdiv); break;
-          case 0x04: start(insn, "vfrsqrt7.v", InsnClass::vec_fest); break;
-          case 0x05: start(insn, "vfrec7.v", InsnClass::vec_fest); break;
-          case 0x10: start(insn, "vfclass.v", kFp); break;
-          default: return false;
+          case 0x00:
+            start(insn, "vfsqrt.v", kFdiv);
+            break;
+          case 0x04:
+            start(insn, "vfrsqrt7.v", InsnClass::vec_fest);
+            break;
+          case 0x05:
+            start(insn, "vfrec7.v", InsnClass::vec_fest);
+            break;
+          case 0x10:
+            start(insn, "vfclass.v", kFp);
+            break;
+          default:
+            return false;
         }
         insn.dst = vreg(f.vd);
         add_src(insn, vreg(f.vs2));

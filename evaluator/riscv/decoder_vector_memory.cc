@@ -63,7 +63,7 @@ bool decode_vector_memory(uint32_t raw, Insn& insn, Syntax& syntax) {
   const bool is_store = (raw & 0x7f) == opcode::kStoreFp;
   const int w = kWidthIndex[bits(raw, 14, 12)];
   if (w < 0 || bit(raw, 28) != 0) return false;  // mew=1 (128-bit and wider elements) is reserved
-  const uint32_t vd = bits(raw, 11, 7);  // vs3 for stores
+  const uint32_t vd = bits(raw, 11, 7);          // vs3 for stores
   const uint32_t rs1 = bits(raw, 19, 15);
   const uint32_t field2 = bits(raw, 24, 20);  // rs2, vs2 or lumop/sumop
   const uint32_t nf = bits(raw, 31, 29) + 1;
@@ -77,8 +77,8 @@ bool decode_vector_memory(uint32_t raw, Insn& insn, Syntax& syntax) {
   data.nfields = static_cast<uint8_t>(nf);
   std::string_view name;
   VMemMode mode = VMemMode::none;
-  Operand index;      // vs2 of indexed accesses
-  Operand stride;     // rs2 of strided accesses
+  Operand index;   // vs2 of indexed accesses
+  Operand stride;  // rs2 of strided accesses
   uint8_t mem_eew = eew;
 
   switch (mop) {

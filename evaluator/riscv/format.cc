@@ -6,6 +6,8 @@
 #include "evaluator/riscv/decoder.h"
 #include "evaluator/riscv/decoder_internal.h"
 
+#include "src/common/text.h"
+
 namespace eok::riscv {
 namespace {
 
@@ -14,21 +16,23 @@ using detail::Syntax;
 constexpr std::string_view kXNames[32] = {"zero", "ra", "sp", "gp", "tp",  "t0",  "t1", "t2", "s0", "s1", "a0",
                                           "a1",   "a2", "a3", "a4", "a5",  "a6",  "a7", "s2", "s3", "s4", "s5",
                                           "s6",   "s7", "s8", "s9", "s10", "s11", "t3", "t4", "t5", "t6"};
-constexpr std::string_view kFNames[32] = {"ft0", "ft1", "ft2",  "ft3",  "ft4", "ft5", "ft6",  "ft7",
-                                          "fs0", "fs1", "fa0",  "fa1",  "fa2", "fa3", "fa4",  "fa5",
-                                          "fa6", "fa7", "fs2",  "fs3",  "fs4", "fs5", "fs6",  "fs7",
-                                          "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
-constexpr std::string_view kVNames[32] = {"v0",  "v1",  "v2",  "v3",  "v4",  "v5",  "v6",  "v7",
-                                          "v8",  "v9",  "v10", "v11", "v12", "v13", "v14", "v15",
-                                          "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23",
-                                          "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31"};
+constexpr std::string_view kFNames[32] = {
+    "ft0", "ft1", "ft2", "ft3", "ft4", "ft5", "ft6", "ft7", "fs0", "fs1", "fa0",  "fa1",  "fa2", "fa3", "fa4",  "fa5",
+    "fa6", "fa7", "fs2", "fs3", "fs4", "fs5", "fs6", "fs7", "fs8", "fs9", "fs10", "fs11", "ft8", "ft9", "ft10", "ft11"};
+constexpr std::string_view kVNames[32] = {"v0",  "v1",  "v2",  "v3",  "v4",  "v5",  "v6",  "v7",  "v8",  "v9",  "v10",
+                                          "v11", "v12", "v13", "v14", "v15", "v16", "v17", "v18", "v19", "v20", "v21",
+                                          "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29", "v30", "v31"};
 
 std::string_view reg_name(const Operand& op) {
   switch (op.file) {
-    case RegFile::x: return kXNames[op.reg & 31];
-    case RegFile::f: return kFNames[op.reg & 31];
-    case RegFile::v: return kVNames[op.reg & 31];
-    case RegFile::none: break;
+    case RegFile::x:
+      return kXNames[op.reg & 31];
+    case RegFile::f:
+      return kFNames[op.reg & 31];
+    case RegFile::v:
+      return kVNames[op.reg & 31];
+    case RegFile::none:
+      break;
   }
   return "?";
 }
@@ -39,28 +43,22 @@ struct CsrName {
   std::string_view name;
 };
 constexpr CsrName kCsrNames[] = {
-    {0x001, "fflags"},     {0x002, "frm"},       {0x003, "fcsr"},      {0x008, "vstart"},   {0x009, "vxsat"},
-    {0x00a, "vxrm"},       {0x00f, "vcsr"},      {0x015, "seed"},      {0xc00, "cycle"},    {0xc01, "time"},
-    {0xc02, "instret"},    {0xc20, "vl"},        {0xc21, "vtype"},     {0xc22, "vlenb"},    {0x100, "sstatus"},
-    {0x104, "sie"},        {0x105, "stvec"},     {0x106, "scounteren"}, {0x10a, "senvcfg"}, {0x140, "sscratch"},
-    {0x141, "sepc"},       {0x142, "scause"},    {0x143, "stval"},     {0x144, "sip"},      {0x180, "satp"},
-    {0x300, "mstatus"},    {0x301, "misa"},      {0x302, "medeleg"},   {0x303, "mideleg"},  {0x304, "mie"},
-    {0x305, "mtvec"},      {0x306, "mcounteren"}, {0x340, "mscratch"}, {0x341, "mepc"},     {0x342, "mcause"},
-    {0x343, "mtval"},      {0x344, "mip"},       {0xb00, "mcycle"},    {0xb02, "minstret"}, {0xf11, "mvendorid"},
-    {0xf12, "marchid"},    {0xf13, "mimpid"},    {0xf14, "mhartid"},
+    {0x001, "fflags"},  {0x002, "frm"},        {0x003, "fcsr"},       {0x008, "vstart"},   {0x009, "vxsat"},
+    {0x00a, "vxrm"},    {0x00f, "vcsr"},       {0x015, "seed"},       {0xc00, "cycle"},    {0xc01, "time"},
+    {0xc02, "instret"}, {0xc20, "vl"},         {0xc21, "vtype"},      {0xc22, "vlenb"},    {0x100, "sstatus"},
+    {0x104, "sie"},     {0x105, "stvec"},      {0x106, "scounteren"}, {0x10a, "senvcfg"},  {0x140, "sscratch"},
+    {0x141, "sepc"},    {0x142, "scause"},     {0x143, "stval"},      {0x144, "sip"},      {0x180, "satp"},
+    {0x300, "mstatus"}, {0x301, "misa"},       {0x302, "medeleg"},    {0x303, "mideleg"},  {0x304, "mie"},
+    {0x305, "mtvec"},   {0x306, "mcounteren"}, {0x340, "mscratch"},   {0x341, "mepc"},     {0x342, "mcause"},
+    {0x343, "mtval"},   {0x344, "mip"},        {0xb00, "mcycle"},     {0xb02, "minstret"}, {0xf11, "mvendorid"},
+    {0xf12, "marchid"}, {0xf13, "mimpid"},     {0xf14, "mhartid"},
 };
-
-std::string hex(uint64_t value) {
-  char buf[24];
-  std::snprintf(buf, sizeof buf, "0x%llx", static_cast<unsigned long long>(value));
-  return buf;
-}
 
 std::string csr_name(uint16_t number) {
   for (const CsrName& csr : kCsrNames)
     if (csr.number == number) return std::string(csr.name);
   if (number >= 0xc03 && number <= 0xc1f) return "hpmcounter" + std::to_string(number - 0xc00);
-  return hex(number);
+  return hex_address(number);
 }
 
 std::string_view rounding_mode(uint32_t rm) {
@@ -81,7 +79,7 @@ std::string fence_set(uint32_t set) {
 // "e32, m4, ta, ma"; reserved settings print as the raw immediate, as LLVM does.
 std::string vtype_text(int32_t vtype_imm) {
   const VType vt = decode_vtype(static_cast<uint32_t>(vtype_imm));
-  if (vt.vill) return hex(static_cast<uint32_t>(vtype_imm));
+  if (vt.vill) return hex_address(static_cast<uint32_t>(vtype_imm));
   std::string out = "e" + std::to_string(vt.sew) + ", ";
   out += vt.lmul_log2 >= 0 ? "m" + std::to_string(1 << vt.lmul_log2) : "mf" + std::to_string(1 << -vt.lmul_log2);
   out += vt.ta ? ", ta" : ", tu";
@@ -114,12 +112,15 @@ class Line {
 // The data-less `.byte`-style directive that reproduces an unknown encoding.
 std::string raw_directive(const Insn& insn) {
   switch (insn.length) {
-    case 2: return ".2byte " + hex(insn.raw & 0xffff);
-    case 4: return ".4byte " + hex(insn.raw);
-    default: break;
+    case 2:
+      return ".2byte " + hex_address(insn.raw & 0xffff);
+    case 4:
+      return ".4byte " + hex_address(insn.raw);
+    default:
+      break;
   }
   std::string out = ".byte";
-  for (unsigned i = 0; i < insn.length; ++i) out += (i == 0 ? " " : ", ") + hex((insn.raw >> (8 * i)) & 0xff);
+  for (unsigned i = 0; i < insn.length; ++i) out += (i == 0 ? " " : ", ") + hex_address((insn.raw >> (8 * i)) & 0xff);
   return out;
 }
 
@@ -159,7 +160,7 @@ std::string format(const Insn& insn) {
       break;
     case Syntax::upper:
       line.add(insn.dst);
-      line.add(hex(static_cast<uint64_t>(insn.imm >> 12) & 0xfffff));
+      line.add(hex_address(static_cast<uint64_t>(insn.imm >> 12) & 0xfffff));
       break;
     case Syntax::load:
       line.add(insn.dst);

@@ -25,8 +25,8 @@ std::vector<fs::path> host_library_dirs() {
   const char* multiarch = "";
 #endif
   std::vector<fs::path> out;
-  for (const fs::path& p : {fs::path("/usr/lib") / multiarch, fs::path("/lib") / multiarch, fs::path("/usr/lib64"),
-                            fs::path("/lib64")}) {
+  for (const fs::path& p :
+       {fs::path("/usr/lib") / multiarch, fs::path("/lib") / multiarch, fs::path("/usr/lib64"), fs::path("/lib64")}) {
     std::error_code ec;
     if (p.filename().empty() || fs::is_symlink(p.parent_path(), ec)) continue;  // reached through a /lib symlink
     if (fs::is_directory(p, ec) && !fs::is_symlink(p, ec)) out.push_back(p);
@@ -67,7 +67,9 @@ fs::path find_bwrap() {
 }
 
 Sandbox::Sandbox(std::vector<fs::path> system_paths) : bwrap_(find_bwrap()) {
-  if (bwrap_.empty()) throw ToolchainError("bubblewrap (bwrap) not found; eok runs every evaluation inside it: " + std::string(kBwrapFix));
+  if (bwrap_.empty())
+    throw ToolchainError("bubblewrap (bwrap) not found; eok runs every evaluation inside it: " +
+                         std::string(kBwrapFix));
   for (auto& p : host_library_dirs()) system_paths.push_back(p);
   for (auto& p : system_paths) {
     std::error_code ec;
@@ -83,14 +85,18 @@ Sandbox::Sandbox(std::vector<fs::path> system_paths) : bwrap_(find_bwrap()) {
   programs_[2] = seccomp_program(SeccompProfile::emulator_guest);
 }
 
-const std::string& Sandbox::program(SeccompProfile profile) const { return programs_[static_cast<int>(profile)]; }
+const std::string& Sandbox::program(SeccompProfile profile) const {
+  return programs_[static_cast<int>(profile)];
+}
 
 ProcessResult Sandbox::run(const SandboxedRun& run) const {
-  std::vector<std::string> argv = {bwrap_.string(),   "--unshare-all", "--die-with-parent", "--new-session",
-                                   "--cap-drop",      "ALL",           "--hostname",        "eok-sandbox",
-                                   "--clearenv",      "--setenv",      "PATH",              "/usr/bin:/bin",
-                                   "--setenv",        "LANG",          "C",                 "--setenv",
-                                   "TMPDIR",          kWorkdir,        "--dev",             "/dev"};
+  std::vector<std::string> argv = {bwrap_.string(), "--unshare-all", "--die-with-parent",
+                                   "--new-session", "--cap-drop",    "ALL",
+                                   "--hostname",    "eok-sandbox",   "--clearenv",
+                                   "--setenv",      "PATH",          "/usr/bin:/bin",
+                                   "--setenv",      "LANG",          "C",
+                                   "--setenv",      "TMPDIR",        kWorkdir,
+                                   "--dev",         "/dev"};
   for (const auto& e : run.env) {
     const size_t eq = e.find('=');
     if (eq == std::string::npos) continue;
@@ -111,7 +117,8 @@ ProcessResult Sandbox::run(const SandboxedRun& run) const {
     ::close(filter_fd);
     throw Error("pipe failed: cannot start the sandbox");
   }
-  argv.insert(argv.end(), {"--seccomp", std::to_string(filter_fd), "--json-status-fd", std::to_string(status_pipe[1]), "--"});
+  argv.insert(argv.end(),
+              {"--seccomp", std::to_string(filter_fd), "--json-status-fd", std::to_string(status_pipe[1]), "--"});
   argv.insert(argv.end(), run.argv.begin(), run.argv.end());
 
   ProcessSpec spec;

@@ -28,16 +28,16 @@ struct Bind {
 };
 
 struct SandboxedRun {
-  std::vector<std::string> argv;       // as seen inside (system tools keep their host paths)
-  std::filesystem::path workdir;       // host directory bound read-write at kWorkdir; the cwd
-  std::vector<Bind> binds;             // more files or directories (read-only unless writable)
+  std::vector<std::string> argv;  // as seen inside (system tools keep their host paths)
+  std::filesystem::path workdir;  // host directory bound read-write at kWorkdir; the cwd
+  std::vector<Bind> binds;        // more files or directories (read-only unless writable)
   SeccompProfile profile = SeccompProfile::toolchain;
-  bool proc = false;                   // mount a /proc of the sandbox's own pid namespace
-  std::vector<std::string> env;        // the whole environment inside (PATH, LANG, TMPDIR are added)
-  std::filesystem::path stdin_path;    // host paths, as in ProcessSpec
+  bool proc = false;                 // mount a /proc of the sandbox's own pid namespace
+  std::vector<std::string> env;      // the whole environment inside (PATH, LANG, TMPDIR are added)
+  std::filesystem::path stdin_path;  // host paths, as in ProcessSpec
   std::filesystem::path stdout_path;
   size_t capture_limit = 1 << 20;
-  ProcessLimits limits;                // applied to the sandbox and everything in it
+  ProcessLimits limits;  // applied to the sandbox and everything in it
 };
 
 class Sandbox {

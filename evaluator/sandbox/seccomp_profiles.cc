@@ -19,23 +19,117 @@ namespace {
 
 // Memory, signals, threads' bookkeeping, clocks, identity and exit: what any of the sandboxed programs
 // needs just to run.
-constexpr std::initializer_list<const char*> kRuntime = {
-    "read", "write", "readv", "writev", "pread64", "pwrite64", "lseek", "close", "fstat", "newfstatat", "statx",
-    "mmap", "munmap", "mprotect", "mremap", "madvise", "brk", "rt_sigaction", "rt_sigprocmask", "rt_sigreturn",
-    "sigaltstack", "futex", "set_robust_list", "get_robust_list", "rseq", "set_tid_address", "arch_prctl",
-    "getrandom", "clock_gettime", "clock_getres", "clock_nanosleep", "nanosleep", "gettimeofday", "sched_yield",
-    "sched_getaffinity", "getpid", "gettid", "getppid", "getuid", "geteuid", "getgid", "getegid", "uname", "sysinfo",
-    "membarrier", "exit", "exit_group"};
+constexpr std::initializer_list<const char*> kRuntime = {"read",
+                                                         "write",
+                                                         "readv",
+                                                         "writev",
+                                                         "pread64",
+                                                         "pwrite64",
+                                                         "lseek",
+                                                         "close",
+                                                         "fstat",
+                                                         "newfstatat",
+                                                         "statx",
+                                                         "mmap",
+                                                         "munmap",
+                                                         "mprotect",
+                                                         "mremap",
+                                                         "madvise",
+                                                         "brk",
+                                                         "rt_sigaction",
+                                                         "rt_sigprocmask",
+                                                         "rt_sigreturn",
+                                                         "sigaltstack",
+                                                         "futex",
+                                                         "set_robust_list",
+                                                         "get_robust_list",
+                                                         "rseq",
+                                                         "set_tid_address",
+                                                         "arch_prctl",
+                                                         "getrandom",
+                                                         "clock_gettime",
+                                                         "clock_getres",
+                                                         "clock_nanosleep",
+                                                         "nanosleep",
+                                                         "gettimeofday",
+                                                         "sched_yield",
+                                                         "sched_getaffinity",
+                                                         "getpid",
+                                                         "gettid",
+                                                         "getppid",
+                                                         "getuid",
+                                                         "geteuid",
+                                                         "getgid",
+                                                         "getegid",
+                                                         "uname",
+                                                         "sysinfo",
+                                                         "membarrier",
+                                                         "exit",
+                                                         "exit_group"};
 
 // A compiler and linker at work inside their own directory: files, directories, running lld, threads.
-constexpr std::initializer_list<const char*> kToolchain = {
-    "open", "openat", "access", "faccessat", "faccessat2", "stat", "lstat", "readlink", "readlinkat", "getcwd",
-    "getdents64", "fcntl", "ioctl", "dup", "dup2", "dup3", "pipe", "pipe2", "unlink", "unlinkat", "rename",
-    "renameat", "renameat2", "mkdir", "mkdirat", "rmdir", "chmod", "fchmod", "fchmodat", "fchown", "ftruncate",
-    "fallocate", "fsync", "fdatasync", "umask", "utimensat", "clone", "clone3", "vfork", "fork", "execve", "wait4",
-    "waitid", "kill", "tgkill", "tkill", "prlimit64", "getrlimit", "setrlimit", "getpgrp", "get_mempolicy",
-    "set_mempolicy", "sched_setaffinity", "poll", "ppoll", "select", "pselect6", "sync_file_range", "copy_file_range",
-    "sendfile", "getrusage", "times"};
+constexpr std::initializer_list<const char*> kToolchain = {"open",
+                                                           "openat",
+                                                           "access",
+                                                           "faccessat",
+                                                           "faccessat2",
+                                                           "stat",
+                                                           "lstat",
+                                                           "readlink",
+                                                           "readlinkat",
+                                                           "getcwd",
+                                                           "getdents64",
+                                                           "fcntl",
+                                                           "ioctl",
+                                                           "dup",
+                                                           "dup2",
+                                                           "dup3",
+                                                           "pipe",
+                                                           "pipe2",
+                                                           "unlink",
+                                                           "unlinkat",
+                                                           "rename",
+                                                           "renameat",
+                                                           "renameat2",
+                                                           "mkdir",
+                                                           "mkdirat",
+                                                           "rmdir",
+                                                           "chmod",
+                                                           "fchmod",
+                                                           "fchmodat",
+                                                           "fchown",
+                                                           "ftruncate",
+                                                           "fallocate",
+                                                           "fsync",
+                                                           "fdatasync",
+                                                           "umask",
+                                                           "utimensat",
+                                                           "clone",
+                                                           "clone3",
+                                                           "vfork",
+                                                           "fork",
+                                                           "execve",
+                                                           "wait4",
+                                                           "waitid",
+                                                           "kill",
+                                                           "tgkill",
+                                                           "tkill",
+                                                           "prlimit64",
+                                                           "getrlimit",
+                                                           "setrlimit",
+                                                           "getpgrp",
+                                                           "get_mempolicy",
+                                                           "set_mempolicy",
+                                                           "sched_setaffinity",
+                                                           "poll",
+                                                           "ppoll",
+                                                           "select",
+                                                           "pselect6",
+                                                           "sync_file_range",
+                                                           "copy_file_range",
+                                                           "sendfile",
+                                                           "getrusage",
+                                                           "times"};
 
 // qemu-riscv64 from exec until the guest starts: libraries, the plugin, the guest program, /proc/self/maps,
 // its RCU thread, and the plugin installing the guest filter.
@@ -50,8 +144,8 @@ constexpr std::initializer_list<const char*> kEmulatorStartup = {
 // and the emulator's own exit need (the guest policy in the plugin decides what the guest may ask for).
 // The guest C runtime's readlinkat("/proc/self/exe") makes qemu resolve its own path (paths only: no
 // file can be opened).
-constexpr std::initializer_list<const char*> kEmulatorGuest = {"kill", "tgkill", "tkill", "getcwd", "readlink",
-                                                               "readlinkat", "lstat", "stat"};
+constexpr std::initializer_list<const char*> kEmulatorGuest = {"kill",     "tgkill",     "tkill", "getcwd",
+                                                               "readlink", "readlinkat", "lstat", "stat"};
 
 struct Ctx {
   scmp_filter_ctx ctx;
@@ -79,9 +173,12 @@ void allow_if(scmp_filter_ctx ctx, const char* name, Conds... conds) {
 
 const char* profile_name(SeccompProfile profile) {
   switch (profile) {
-    case SeccompProfile::toolchain: return "toolchain";
-    case SeccompProfile::emulator_startup: return "emulator_startup";
-    case SeccompProfile::emulator_guest: return "emulator_guest";
+    case SeccompProfile::toolchain:
+      return "toolchain";
+    case SeccompProfile::emulator_startup:
+      return "emulator_startup";
+    case SeccompProfile::emulator_guest:
+      return "emulator_guest";
   }
   return "?";
 }
@@ -124,7 +221,8 @@ std::string seccomp_program(SeccompProfile profile) {
     while ((n = ::read(fd, buf, sizeof buf)) > 0) bpf.append(buf, static_cast<size_t>(n));
   }
   ::close(fd);
-  if (bpf.empty()) throw ToolchainError(std::string("libseccomp cannot export the ") + profile_name(profile) + " filter");
+  if (bpf.empty())
+    throw ToolchainError(std::string("libseccomp cannot export the ") + profile_name(profile) + " filter");
   return bpf;
 }
 

@@ -23,8 +23,8 @@
 #if defined(__riscv)
 #define EOK_REGION_STR2(x) #x
 #define EOK_REGION_STR(x) EOK_REGION_STR2(x)
-#define EOK_REGION_BEGIN() __asm__ volatile("slti zero, zero, " EOK_REGION_STR(EOK_REGION_BEGIN_IMM) ::: "memory")
-#define EOK_REGION_END() __asm__ volatile("slti zero, zero, " EOK_REGION_STR(EOK_REGION_END_IMM) ::: "memory")
+#define EOK_REGION_BEGIN() __asm__ volatile("slti zero, zero, " EOK_REGION_STR(EOK_REGION_BEGIN_IMM)::: "memory")
+#define EOK_REGION_END() __asm__ volatile("slti zero, zero, " EOK_REGION_STR(EOK_REGION_END_IMM)::: "memory")
 #else
 #define EOK_REGION_BEGIN() ((void)0)
 #define EOK_REGION_END() ((void)0)

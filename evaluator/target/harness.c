@@ -41,7 +41,7 @@
 #include "input_values.h"
 
 /* Generated per task from task.toml: casts the buffers and scalars and calls the entry function. */
-void eok_invoke(void *const *bufs, const uint64_t *scalars, uint64_t *ret);
+void eok_invoke(void* const* bufs, const uint64_t* scalars, uint64_t* ret);
 
 typedef struct {
   int is_buffer;
@@ -55,21 +55,21 @@ typedef struct {
   uint64_t map_addr;
   uint64_t scalar_bits;
   /* allocation */
-  unsigned char *map;
+  unsigned char* map;
   size_t map_bytes;
-  unsigned char *data;
+  unsigned char* data;
   size_t bytes;
 } arg_t;
 
 static arg_t g_args[EOK_MAX_ARGS];
 static int g_nargs;
 static int g_case = -1;
-static uint64_t *g_ret_slot;
+static uint64_t* g_ret_slot;
 
 /* ---- output ---------------------------------------------------------------------------------------- */
 
-static void put(const void *p, size_t n) {
-  const unsigned char *c = p;
+static void put(const void* p, size_t n) {
+  const unsigned char* c = p;
   while (n > 0) {
     ssize_t w = write(1, c, n);
     if (w <= 0) _exit(4);
@@ -80,7 +80,7 @@ static void put(const void *p, size_t n) {
 
 /* ---- fault reporting ------------------------------------------------------------------------------- */
 
-static void on_fault(int signo, siginfo_t *info, void *ctx) {
+static void on_fault(int signo, siginfo_t* info, void* ctx) {
   (void)ctx;
   struct eok_signal_record r = {EOK_REC_SIGNAL, signo, (uint64_t)(uintptr_t)info->si_addr, g_case, -1, 0, 0};
   uint64_t best = UINT64_MAX;
@@ -115,31 +115,47 @@ static void install_fault_handlers(void) {
 
 /* ---- inputs: input_values.h, shared with the host (which recomputes the inputs behind a mismatch) --- */
 
-static void fill_input(arg_t *a, uint64_t seed, int timed) {
+static void fill_input(arg_t* a, uint64_t seed, int timed) {
   const struct eok_input_spec spec = {a->type, a->dist, a->lo, a->hi, a->specials, a->count};
   if (eok_fill_input(&spec, a->data, seed, timed) != 0) _exit(5);
 }
 
 /* ---- buffers --------------------------------------------------------------------------------------- */
 
-static unsigned char guard_byte(size_t k) { return (unsigned char)(0xa5u ^ (k * 29u)); }
+static unsigned char guard_byte(size_t k) {
+  return (unsigned char)(0xa5u ^ (k * 29u));
+}
 
-static void poison(arg_t *a) {
+static void poison(arg_t* a) {
   const size_t es = eok_type_size(a->type);
   for (uint64_t i = 0; i < a->count; ++i) {
-    unsigned char *p = a->data + i * es;
+    unsigned char* p = a->data + i * es;
     switch (a->type) {
-      case EOK_T_F16: { uint16_t v = 0x7e5au; memcpy(p, &v, 2); break; }
-      case EOK_T_F32: { uint32_t v = 0x7fe5a5a5u; memcpy(p, &v, 4); break; }
-      case EOK_T_F64: { uint64_t v = 0x7ffa5a5a5a5a5a5aull; memcpy(p, &v, 8); break; }
-      default: memset(p, 0xa5, es); break;
+      case EOK_T_F16: {
+        uint16_t v = 0x7e5au;
+        memcpy(p, &v, 2);
+        break;
+      }
+      case EOK_T_F32: {
+        uint32_t v = 0x7fe5a5a5u;
+        memcpy(p, &v, 4);
+        break;
+      }
+      case EOK_T_F64: {
+        uint64_t v = 0x7ffa5a5a5a5a5a5aull;
+        memcpy(p, &v, 8);
+        break;
+      }
+      default:
+        memset(p, 0xa5, es);
+        break;
     }
   }
 }
 
 /* Maps `bytes` bytes at `addr` exactly (the plugin reads the buffers there). */
-static unsigned char *map_at(uint64_t addr, size_t bytes) {
-  void *m = mmap((void *)(uintptr_t)addr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+static unsigned char* map_at(uint64_t addr, size_t bytes) {
+  void* m = mmap((void*)(uintptr_t)addr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (m == MAP_FAILED) return NULL;
   if ((uint64_t)(uintptr_t)m != addr) {
     munmap(m, bytes);
@@ -149,7 +165,7 @@ static unsigned char *map_at(uint64_t addr, size_t bytes) {
 }
 
 /* The mapping eok_layout_buffer() describes, with its guard bytes written. */
-static int allocate(arg_t *a) {
+static int allocate(arg_t* a) {
   a->bytes = (size_t)a->count * eok_type_size(a->type);
   const struct eok_buffer_layout l = eok_layout_buffer(a->bytes, a->tight);
   a->map_bytes = l.map_bytes;
@@ -162,7 +178,7 @@ static int allocate(arg_t *a) {
   return 1;
 }
 
-static void release(arg_t *a) {
+static void release(arg_t* a) {
   if (a->map) munmap(a->map, a->map_bytes);
   a->map = NULL;
 }
@@ -172,7 +188,7 @@ static void release(arg_t *a) {
 #ifdef EOK_BOARD_TIMING
 static int g_timer;
 static int g_perf_fd = -1;
-static unsigned char *g_flush;
+static unsigned char* g_flush;
 static size_t g_flush_bytes;
 static sigjmp_buf g_probe_jmp;
 
@@ -217,10 +233,10 @@ static uint64_t now_ticks(void) {
 /* Allowed after set-up: what the harness itself needs (stdio, buffers, signals, the timer). Anything else
  * (files, processes, network) kills the process: the board is someone's machine. */
 static int install_seccomp(void) {
-  static const int allowed[] = {SYS_read,         SYS_write,        SYS_exit,           SYS_exit_group,  SYS_mmap,
-                                SYS_munmap,       SYS_mprotect,     SYS_brk,            SYS_rt_sigreturn, SYS_rt_sigaction,
-                                SYS_rt_sigprocmask, SYS_sigaltstack, SYS_clock_gettime, SYS_newfstatat,   SYS_fstat,
-                                SYS_madvise,      SYS_getrandom,    SYS_futex};
+  static const int allowed[] = {
+      SYS_read,          SYS_write,      SYS_exit,         SYS_exit_group,   SYS_mmap,           SYS_munmap,
+      SYS_mprotect,      SYS_brk,        SYS_rt_sigreturn, SYS_rt_sigaction, SYS_rt_sigprocmask, SYS_sigaltstack,
+      SYS_clock_gettime, SYS_newfstatat, SYS_fstat,        SYS_madvise,      SYS_getrandom,      SYS_futex};
   enum { N = sizeof allowed / sizeof allowed[0] };
   struct sock_filter f[4 + 2 * N + 1];
   int k = 0;
@@ -268,7 +284,7 @@ static void board_setup(int core, size_t flush_bytes) {
   }
   r.timer = g_timer;
   if (flush_bytes > 0) {
-    void *m = mmap(NULL, flush_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    void* m = mmap(NULL, flush_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (m == MAP_FAILED) _exit(5);
     g_flush = m;
     g_flush_bytes = flush_bytes;
@@ -296,13 +312,13 @@ static void flush_caches(void) {
 
 /* Every call runs between the markers; eok tells the plugin their two addresses, and the plugin honours
  * markers nowhere else. */
-__attribute__((noinline)) void eok_harness_call(void *const *bufs, const uint64_t *scalars, uint64_t *ret) {
+__attribute__((noinline)) void eok_harness_call(void* const* bufs, const uint64_t* scalars, uint64_t* ret) {
   __asm__ volatile("slti zero, zero, %0" ::"i"(EOK_MARK_BEGIN_IMM) : "memory");
   eok_invoke(bufs, scalars, ret);
   __asm__ volatile("slti zero, zero, %0" ::"i"(EOK_MARK_END_IMM) : "memory");
 }
 
-static int parse_arg(arg_t *a) {
+static int parse_arg(arg_t* a) {
   char kind[8];
   memset(a, 0, sizeof *a);
   if (scanf("%7s", kind) != 1) return 0;
@@ -330,10 +346,10 @@ static int parse_arg(arg_t *a) {
 static void run_case(int index, int timed, uint64_t seed) {
   /* A kernel may leave the FP rounding mode or flags changed: inputs are drawn under the defaults. */
   __asm__ volatile("fscsr zero" ::: "memory");
-  void *bufs[EOK_MAX_ARGS] = {0};
+  void* bufs[EOK_MAX_ARGS] = {0};
   uint64_t scalars[EOK_MAX_ARGS] = {0};
   for (int i = 0; i < g_nargs; ++i) {
-    arg_t *a = &g_args[i];
+    arg_t* a = &g_args[i];
     if (!a->is_buffer) {
       scalars[i] = a->scalar_bits;
       continue;
@@ -343,8 +359,10 @@ static void run_case(int index, int timed, uint64_t seed) {
               (unsigned long long)a->map_addr);
       _exit(5);
     }
-    if (a->access == 'o') poison(a);
-    else fill_input(a, eok_input_seed(seed, i), timed);
+    if (a->access == 'o')
+      poison(a);
+    else
+      fill_input(a, eok_input_seed(seed, i), timed);
     bufs[i] = a->data;
   }
   g_case = index;
@@ -363,16 +381,18 @@ static void run_case(int index, int timed, uint64_t seed) {
   for (int i = 0; i < g_nargs; ++i) release(&g_args[i]);
 }
 
-int main(int argc, char **argv) {
+int main(int argc, char** argv) {
 #ifdef EOK_BOARD_TIMING
   /* eok's remote script passes: --core N (or -1) --flush BYTES (or 0). */
   int core = -1;
   size_t flush_bytes = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
-    if (strcmp(argv[i], "--core") == 0) core = atoi(argv[i + 1]);
-    else if (strcmp(argv[i], "--flush") == 0) flush_bytes = (size_t)strtoull(argv[i + 1], NULL, 10);
+    if (strcmp(argv[i], "--core") == 0)
+      core = atoi(argv[i + 1]);
+    else if (strcmp(argv[i], "--flush") == 0)
+      flush_bytes = (size_t)strtoull(argv[i + 1], NULL, 10);
   }
-  install_fault_handlers();  /* before the filter: it needs sigaltstack */
+  install_fault_handlers(); /* before the filter: it needs sigaltstack */
   board_setup(core, flush_bytes);
 #else
   (void)argc;
@@ -392,7 +412,7 @@ int main(int argc, char **argv) {
   }
   char word[16];
   if (scanf("%15s %llx", word, &ret_addr) != 2 || strcmp(word, "ret") != 0 ||
-      !(g_ret_slot = (uint64_t *)map_at(ret_addr, EOK_PAGE_BYTES))) {
+      !(g_ret_slot = (uint64_t*)map_at(ret_addr, EOK_PAGE_BYTES))) {
     fprintf(stderr, "harness: no return slot\n");
     return 2;
   }

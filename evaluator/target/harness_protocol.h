@@ -30,15 +30,29 @@
 #define EOK_GUARD_BYTES 64
 
 enum eok_type {
-  EOK_T_F16 = 1, EOK_T_F32, EOK_T_F64, EOK_T_I8, EOK_T_I16, EOK_T_I32, EOK_T_I64, EOK_T_U8, EOK_T_U16, EOK_T_U32,
+  EOK_T_F16 = 1,
+  EOK_T_F32,
+  EOK_T_F64,
+  EOK_T_I8,
+  EOK_T_I16,
+  EOK_T_I32,
+  EOK_T_I64,
+  EOK_T_U8,
+  EOK_T_U16,
+  EOK_T_U32,
   EOK_T_U64
 };
 
 /* uniform draws; the same sorted; sorted with a few near swaps; sorted with the first element lo. */
 enum eok_dist { EOK_DIST_UNIFORM = 0, EOK_DIST_SORTED, EOK_DIST_NEARLY_SORTED, EOK_DIST_OFFSETS };
 
-enum eok_special { EOK_SPECIAL_NAN = 1, EOK_SPECIAL_INF = 2, EOK_SPECIAL_NEG_INF = 4, EOK_SPECIAL_ZERO = 8,
-                   EOK_SPECIAL_HUGE = 16 };
+enum eok_special {
+  EOK_SPECIAL_NAN = 1,
+  EOK_SPECIAL_INF = 2,
+  EOK_SPECIAL_NEG_INF = 4,
+  EOK_SPECIAL_ZERO = 8,
+  EOK_SPECIAL_HUGE = 16
+};
 
 #define EOK_REC_SIGNAL 0x4c474953u /* "SIGL" */
 
@@ -54,17 +68,17 @@ enum eok_timer { EOK_TIMER_PERF_CYCLES = 1, EOK_TIMER_RDCYCLE = 2, EOK_TIMER_MON
 
 struct eok_board_record {
   uint32_t magic;
-  int32_t timer;          /* enum eok_timer */
-  int32_t seccomp_errno;  /* 0: the harness's seccomp filter is installed; else why not (ENOSYS under qemu-user) */
-  int32_t pinned_core;    /* the core it runs on, or -1 (not asked), or -errno */
-  uint64_t overhead;      /* the timer's own cost: the least of 16 empty timings, in its ticks */
-  uint64_t perf_errno;    /* why perf_event_open was not used (0: it is) */
+  int32_t timer;         /* enum eok_timer */
+  int32_t seccomp_errno; /* 0: the harness's seccomp filter is installed; else why not (ENOSYS under qemu-user) */
+  int32_t pinned_core;   /* the core it runs on, or -1 (not asked), or -errno */
+  uint64_t overhead;     /* the timer's own cost: the least of 16 empty timings, in its ticks */
+  uint64_t perf_errno;   /* why perf_event_open was not used (0: it is) */
 };
 
 struct eok_time_record {
   uint32_t magic;
   int32_t case_index;
-  uint64_t ticks;         /* the call's duration in the timer's unit, overhead not subtracted */
+  uint64_t ticks; /* the call's duration in the timer's unit, overhead not subtracted */
 };
 
 struct eok_signal_record {
@@ -80,9 +94,9 @@ struct eok_signal_record {
 /* Where a buffer of `bytes` lies in its mapping: [guard][data][guard, or none when tight], then one unmapped
  * page. Offsets from the mapping's start; the same arithmetic on both sides of the plan. */
 struct eok_buffer_layout {
-  uint64_t map_bytes;        /* the whole mapping, the unmapped page included */
-  uint64_t data_offset;      /* the data's offset in the mapping */
-  uint64_t guard_after;      /* guard bytes after the data (0 when tight) */
+  uint64_t map_bytes;   /* the whole mapping, the unmapped page included */
+  uint64_t data_offset; /* the data's offset in the mapping */
+  uint64_t guard_after; /* guard bytes after the data (0 when tight) */
 };
 
 static inline struct eok_buffer_layout eok_layout_buffer(uint64_t bytes, int tight) {

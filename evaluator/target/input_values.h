@@ -13,32 +13,46 @@
 #include "harness_protocol.h"
 
 struct eok_input_spec {
-  int type;  /* enum eok_type */
-  int dist;  /* enum eok_dist */
+  int type; /* enum eok_type */
+  int dist; /* enum eok_dist */
   double lo, hi;
   unsigned specials; /* EOK_SPECIAL_* bits */
   uint64_t count;
 };
 
-static inline uint64_t eok_splitmix64(uint64_t *s) {
+static inline uint64_t eok_splitmix64(uint64_t* s) {
   uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
 }
 
-static inline double eok_uniform01(uint64_t *s) { return (double)(eok_splitmix64(s) >> 11) * (1.0 / 9007199254740992.0); }
+static inline double eok_uniform01(uint64_t* s) {
+  return (double)(eok_splitmix64(s) >> 11) * (1.0 / 9007199254740992.0);
+}
 
 static inline size_t eok_type_size(int t) {
   switch (t) {
-    case EOK_T_F16: case EOK_T_I16: case EOK_T_U16: return 2;
-    case EOK_T_F32: case EOK_T_I32: case EOK_T_U32: return 4;
-    case EOK_T_F64: case EOK_T_I64: case EOK_T_U64: return 8;
-    default: return 1;
+    case EOK_T_F16:
+    case EOK_T_I16:
+    case EOK_T_U16:
+      return 2;
+    case EOK_T_F32:
+    case EOK_T_I32:
+    case EOK_T_U32:
+      return 4;
+    case EOK_T_F64:
+    case EOK_T_I64:
+    case EOK_T_U64:
+      return 8;
+    default:
+      return 1;
   }
 }
 
-static inline int eok_type_is_float(int t) { return t == EOK_T_F16 || t == EOK_T_F32 || t == EOK_T_F64; }
+static inline int eok_type_is_float(int t) {
+  return t == EOK_T_F16 || t == EOK_T_F32 || t == EOK_T_F64;
+}
 
 /* IEEE binary16 bits of v, rounded to nearest even (the harness is built without Zfh). */
 static inline uint16_t eok_f16_bits(double v) {
@@ -64,24 +78,53 @@ static inline uint16_t eok_f16_bits(double v) {
   return (uint16_t)(sign | half);
 }
 
-static inline void eok_store_value(unsigned char *dst, int type, double v) {
+static inline void eok_store_value(unsigned char* dst, int type, double v) {
   switch (type) {
-    case EOK_T_F16: { uint16_t h = eok_f16_bits(v); memcpy(dst, &h, 2); break; }
-    case EOK_T_F32: { float f = (float)v; memcpy(dst, &f, 4); break; }
-    case EOK_T_F64: memcpy(dst, &v, 8); break;
-    case EOK_T_I8: case EOK_T_U8: { int8_t x = (int8_t)(int64_t)v; memcpy(dst, &x, 1); break; }
-    case EOK_T_I16: case EOK_T_U16: { int16_t x = (int16_t)(int64_t)v; memcpy(dst, &x, 2); break; }
-    case EOK_T_I32: case EOK_T_U32: { int32_t x = (int32_t)(int64_t)v; memcpy(dst, &x, 4); break; }
-    default: { int64_t x = (int64_t)v; memcpy(dst, &x, 8); break; }
+    case EOK_T_F16: {
+      uint16_t h = eok_f16_bits(v);
+      memcpy(dst, &h, 2);
+      break;
+    }
+    case EOK_T_F32: {
+      float f = (float)v;
+      memcpy(dst, &f, 4);
+      break;
+    }
+    case EOK_T_F64:
+      memcpy(dst, &v, 8);
+      break;
+    case EOK_T_I8:
+    case EOK_T_U8: {
+      int8_t x = (int8_t)(int64_t)v;
+      memcpy(dst, &x, 1);
+      break;
+    }
+    case EOK_T_I16:
+    case EOK_T_U16: {
+      int16_t x = (int16_t)(int64_t)v;
+      memcpy(dst, &x, 2);
+      break;
+    }
+    case EOK_T_I32:
+    case EOK_T_U32: {
+      int32_t x = (int32_t)(int64_t)v;
+      memcpy(dst, &x, 4);
+      break;
+    }
+    default: {
+      int64_t x = (int64_t)v;
+      memcpy(dst, &x, 8);
+      break;
+    }
   }
 }
 
-static inline int eok_cmp_double(const void *x, const void *y) {
-  double a = *(const double *)x, b = *(const double *)y;
+static inline int eok_cmp_double(const void* x, const void* y) {
+  double a = *(const double*)x, b = *(const double*)y;
   return (a > b) - (a < b);
 }
 
-static inline double eok_draw(const struct eok_input_spec *a, uint64_t *seed) {
+static inline double eok_draw(const struct eok_input_spec* a, uint64_t* seed) {
   if (eok_type_is_float(a->type)) return a->lo + (a->hi - a->lo) * eok_uniform01(seed);
   double span = a->hi - a->lo + 1.0;
   double v = a->lo + (double)(uint64_t)(eok_uniform01(seed) * span);
@@ -90,12 +133,12 @@ static inline double eok_draw(const struct eok_input_spec *a, uint64_t *seed) {
 
 /* Fills `data` (count elements of the spec's type) from `seed`; `plain` (timed and warm-up calls) leaves
  * out the special values. Returns 0, or -1 when memory for a sorted distribution is short. */
-static inline int eok_fill_input(const struct eok_input_spec *a, unsigned char *data, uint64_t seed, int plain) {
+static inline int eok_fill_input(const struct eok_input_spec* a, unsigned char* data, uint64_t seed, int plain) {
   const size_t es = eok_type_size(a->type);
   if (a->dist == EOK_DIST_UNIFORM) {
     for (uint64_t i = 0; i < a->count; ++i) eok_store_value(data + i * es, a->type, eok_draw(a, &seed));
   } else if (a->count > 0) {
-    double *v = (double *)malloc(a->count * sizeof *v);
+    double* v = (double*)malloc(a->count * sizeof *v);
     if (!v) return -1;
     for (uint64_t i = 0; i < a->count; ++i) v[i] = eok_draw(a, &seed);
     qsort(v, a->count, sizeof *v, eok_cmp_double);
@@ -122,8 +165,14 @@ static inline int eok_fill_input(const struct eok_input_spec *a, unsigned char *
   if (a->specials & EOK_SPECIAL_NAN) choices[n++] = __builtin_nan("");
   if (a->specials & EOK_SPECIAL_INF) choices[n++] = __builtin_inf();
   if (a->specials & EOK_SPECIAL_NEG_INF) choices[n++] = -__builtin_inf();
-  if (a->specials & EOK_SPECIAL_ZERO) { choices[n++] = 0.0; choices[n++] = -0.0; }
-  if (a->specials & EOK_SPECIAL_HUGE) { choices[n++] = huge; choices[n++] = -huge; }
+  if (a->specials & EOK_SPECIAL_ZERO) {
+    choices[n++] = 0.0;
+    choices[n++] = -0.0;
+  }
+  if (a->specials & EOK_SPECIAL_HUGE) {
+    choices[n++] = huge;
+    choices[n++] = -huge;
+  }
   uint64_t places = a->count < 16 ? 1 : (a->count < 64 ? 4 : 12);
   for (uint64_t k = 0; k < places; ++k) {
     uint64_t pos = eok_splitmix64(&seed) % a->count;

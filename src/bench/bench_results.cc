@@ -21,8 +21,10 @@ TaskResult task_result(db::KernelDb& db, const std::string& task, const std::str
   r.task = task;
   r.suite = suite;
   r.run_id = run_id;
-  if (auto run = db.get_run(run_id)) r.run_state = run->state;
-  else r.run_state = "not started";
+  if (auto run = db.get_run(run_id))
+    r.run_state = run->state;
+  else
+    r.run_state = "not started";
   std::map<int, double> best_at;  // iteration -> best speedup of kernels created in it
   for (const auto& row : db.kernels(task, run_id)) {
     const auto& e = row.evaluation;
@@ -44,7 +46,8 @@ TaskResult task_result(db::KernelDb& db, const std::string& task, const std::str
   return r;
 }
 
-std::vector<MethodResults> collect_results(db::KernelDb& db, const std::filesystem::path& kernels_dir, const std::string& method) {
+std::vector<MethodResults> collect_results(db::KernelDb& db, const std::filesystem::path& kernels_dir,
+                                           const std::string& method) {
   std::map<std::string, MethodResults> by_label;
   std::map<std::string, std::string> suites;  // task -> suite, loaded once
   // Benches come newest first: the first bench of a label that has a task's run wins.
@@ -57,7 +60,8 @@ std::vector<MethodResults> collect_results(db::KernelDb& db, const std::filesyst
       if (m.tasks.count(task)) continue;
       if (!suites.count(task)) {
         std::error_code ec;
-        suites[task] = std::filesystem::exists(kernels_dir / task / "task.toml", ec) ? task_suite(kernels_dir, task) : "unknown";
+        suites[task] =
+            std::filesystem::exists(kernels_dir / task / "task.toml", ec) ? task_suite(kernels_dir, task) : "unknown";
       }
       TaskResult r = task_result(db, task, suites[task], run_id);
       r.bench_id = b.id;

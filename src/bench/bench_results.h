@@ -18,9 +18,9 @@ namespace eok::bench {
 
 struct TaskResult {
   std::string task, suite, run_id, bench_id, run_state;
-  bool correct = false;            // the run produced a correct kernel of its own
-  double speedup = 1;              // the best of the archive over ker0 (>= 1: ker0 is in it)
-  double own_speedup = 0;          // of the run's fastest correct kernel (0 when none)
+  bool correct = false;    // the run produced a correct kernel of its own
+  double speedup = 1;      // the best of the archive over ker0 (>= 1: ker0 is in it)
+  double own_speedup = 0;  // of the run's fastest correct kernel (0 when none)
   int64_t best_kernel_id = 0;
   // Best speedup so far after each iteration the run recorded (index = iteration, from 0).
   std::vector<double> best_by_iteration;
@@ -41,9 +41,9 @@ TaskResult task_result(db::KernelDb& db, const std::string& task, const std::str
 
 struct SuiteStats {
   std::string suite;
-  size_t tasks = 0;       // tasks of the suite the method ran
-  size_t correct = 0;     // with a correct kernel
-  size_t faster = 0;      // with speedup > 1
+  size_t tasks = 0;                                     // tasks of the suite the method ran
+  size_t correct = 0;                                   // with a correct kernel
+  size_t faster = 0;                                    // with speedup > 1
   double mean = 0, max = 0, p75 = 0, p50 = 0, p25 = 0;  // of the tasks' speedups; 0 when no task
 };
 

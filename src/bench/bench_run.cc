@@ -84,7 +84,8 @@ BenchOutcome run_bench(const BenchRequest& req,
   if (req.resume) {
     auto found = db->get_bench(*req.resume);
     if (!found) {
-      throw NotFoundError("no bench " + *req.resume + " in " + req.workspace.database_path().string() + " (eok bench list shows them)");
+      throw NotFoundError("no bench " + *req.resume + " in " + req.workspace.database_path().string() +
+                          " (eok bench list shows them)");
     }
     bench = *found;
   } else {
@@ -94,7 +95,8 @@ BenchOutcome run_bench(const BenchRequest& req,
     bench.label = req.settings.label.empty() ? req.settings.default_label() : req.settings.label;
     bench.board = req.settings.board;
     bench.tasks = req.tasks;
-    bench.settings_json = nlohmann::json(req.settings.search_flags()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    bench.settings_json =
+        nlohmann::json(req.settings.search_flags()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     bench.state = "running";
     db->create_bench(bench);
   }
@@ -170,7 +172,8 @@ BenchOutcome run_bench(const BenchRequest& req,
       for (char** e = environ; *e; ++e) {
         const std::string var(*e);
         // srun reads SLURM_* variables as options (a bench run inside a job would become its steps).
-        if (var.rfind("EOK_HOME=", 0) == 0 || (var.rfind("SLURM_", 0) == 0 && var.rfind("SLURM_CONF=", 0) != 0)) continue;
+        if (var.rfind("EOK_HOME=", 0) == 0 || (var.rfind("SLURM_", 0) == 0 && var.rfind("SLURM_CONF=", 0) != 0))
+          continue;
         env.push_back(var);
       }
       env.push_back("EOK_HOME=" + req.workspace.root().string());
@@ -212,7 +215,8 @@ BenchOutcome run_bench(const BenchRequest& req,
       stop = true;
     }
   };
-  const unsigned n = std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(std::max<size_t>(1, jobs.size()))));
+  const unsigned n =
+      std::max(1u, std::min<unsigned>(req.jobs, static_cast<unsigned>(std::max<size_t>(1, jobs.size()))));
   std::vector<std::thread> threads;
   for (unsigned i = 0; i < n; ++i) threads.emplace_back(guarded);
   for (auto& t : threads) t.join();
@@ -227,12 +231,17 @@ BenchOutcome run_bench(const BenchRequest& req,
 
   size_t finished = 0, failed = 0;
   for (const auto& t : outcome.tasks) {
-    if (t.state == "finished" || t.state == "kept") ++finished;
-    else if (t.state == "failed") ++failed;
+    if (t.state == "finished" || t.state == "kept")
+      ++finished;
+    else if (t.state == "failed")
+      ++failed;
   }
-  if (finished == total) outcome.state = "finished";
-  else if (stop || failed == 0) outcome.state = "stopped";
-  else outcome.state = "incomplete";
+  if (finished == total)
+    outcome.state = "finished";
+  else if (stop || failed == 0)
+    outcome.state = "stopped";
+  else
+    outcome.state = "incomplete";
   db->update_bench_state(bench.id, outcome.state);
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return outcome;

@@ -22,12 +22,12 @@ namespace eok::bench {
 
 // The search settings every task's run gets; empty or unset ones stay at the configuration's values.
 struct BenchSettings {
-  std::string method = "tuner";           // tuner, eoh, eok
+  std::string method = "tuner";  // tuner, eoh, eok
   std::string board = "k1";
-  std::string pool, thought_sampling, rag; // the paper's ablations (Tables 4 and 5)
+  std::string pool, thought_sampling, rag;  // the paper's ablations (Tables 4 and 5)
   std::optional<int64_t> iterations, parallel, population, generations, max_llm_calls, seed;
   std::string config_file;
-  std::string label;                       // the tables' name for this configuration; default from the above
+  std::string label;  // the tables' name for this configuration; default from the above
 
   // "eok", "eok sampling=uniform", "eok rag=none pool=kmeans": the method and its non-default ablations.
   std::string default_label() const;
@@ -39,24 +39,24 @@ struct BenchRequest {
   BenchRequest(std::filesystem::path root_dir, Workspace ws, std::filesystem::path eok)
       : root(std::move(root_dir)), workspace(std::move(ws)), eok_binary(std::move(eok)) {}
 
-  std::filesystem::path root;       // the eok data root (kernels/, configs/)
+  std::filesystem::path root;  // the eok data root (kernels/, configs/)
   Workspace workspace;
-  std::filesystem::path eok_binary; // the program that runs each search
+  std::filesystem::path eok_binary;  // the program that runs each search
   std::string suite = "all";
-  std::vector<std::string> tasks;   // resolved ids
+  std::vector<std::string> tasks;  // resolved ids
   BenchSettings settings;
-  unsigned jobs = 1;                // searches at once
+  unsigned jobs = 1;  // searches at once
   std::optional<std::string> resume;
   // Where each task's search runs: "local" (a child process) or "slurm" (a Slurm job named eok-<task> on
   // `partition`, through srun; the workspace and eok must be on a filesystem the nodes share).
   std::string executor = "local";
-  std::string partition;            // slurm: empty means the cluster's default partition
+  std::string partition;  // slurm: empty means the cluster's default partition
 };
 
 struct BenchTaskOutcome {
   std::string task, run_id;
-  std::string state;                // finished, stopped, failed, kept (finished in an earlier session)
-  std::string message;              // why it failed, or how it ended
+  std::string state;    // finished, stopped, failed, kept (finished in an earlier session)
+  std::string message;  // why it failed, or how it ended
   double best_speedup = 0;
   double seconds = 0;
 };

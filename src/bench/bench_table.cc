@@ -30,22 +30,25 @@ std::string format_table(const std::vector<MethodResults>& results, TableFormat 
     for (const auto& m : results) any = any || suite_stats(m, suite).tasks > 0;
     if (!any) continue;
     if (format == TableFormat::markdown) {
-      out += std::string("\n**") + suite + " suite**\n\n| method | tasks | mean | max | 75% | 50% | 25% | correct | > 1 |\n"
+      out += std::string("\n**") + suite +
+             " suite**\n\n| method | tasks | mean | max | 75% | 50% | 25% | correct | > 1 |\n"
              "|---|---:|---:|---:|---:|---:|---:|---:|---:|\n";
     } else {
-      std::snprintf(line, sizeof line, "\n%s suite\n%-*s %6s %8s %8s %8s %8s %8s %8s %5s\n", suite, static_cast<int>(width), "method",
-                    "tasks", "mean", "max", "75%", "50%", "25%", "correct", "> 1");
+      std::snprintf(line, sizeof line, "\n%s suite\n%-*s %6s %8s %8s %8s %8s %8s %8s %5s\n", suite,
+                    static_cast<int>(width), "method", "tasks", "mean", "max", "75%", "50%", "25%", "correct", "> 1");
       out += line;
     }
     for (const auto& m : results) {
       const SuiteStats s = suite_stats(m, suite);
       if (s.tasks == 0) continue;
       if (format == TableFormat::markdown) {
-        std::snprintf(line, sizeof line, "| %s | %zu | %s | %s | %s | %s | %s | %zu | %zu |\n", m.label.c_str(), s.tasks, x(s.mean).c_str(),
-                      x(s.max).c_str(), x(s.p75).c_str(), x(s.p50).c_str(), x(s.p25).c_str(), s.correct, s.faster);
+        std::snprintf(line, sizeof line, "| %s | %zu | %s | %s | %s | %s | %s | %zu | %zu |\n", m.label.c_str(),
+                      s.tasks, x(s.mean).c_str(), x(s.max).c_str(), x(s.p75).c_str(), x(s.p50).c_str(),
+                      x(s.p25).c_str(), s.correct, s.faster);
       } else {
-        std::snprintf(line, sizeof line, "%-*s %6zu %8s %8s %8s %8s %8s %8zu %5zu\n", static_cast<int>(width), m.label.c_str(), s.tasks,
-                      x(s.mean).c_str(), x(s.max).c_str(), x(s.p75).c_str(), x(s.p50).c_str(), x(s.p25).c_str(), s.correct, s.faster);
+        std::snprintf(line, sizeof line, "%-*s %6zu %8s %8s %8s %8s %8s %8zu %5zu\n", static_cast<int>(width),
+                      m.label.c_str(), s.tasks, x(s.mean).c_str(), x(s.max).c_str(), x(s.p75).c_str(), x(s.p50).c_str(),
+                      x(s.p25).c_str(), s.correct, s.faster);
       }
       out += line;
     }

@@ -6,9 +6,10 @@
 
 namespace eok::bench {
 
-std::vector<RooflineRow> roofline_rows(const std::filesystem::path& root, const Workspace& ws, const std::string& board,
-                                       const std::vector<std::string>& tasks,
-                                       const std::function<void(const RooflineRow&, size_t done, size_t total)>& on_row) {
+std::vector<RooflineRow> roofline_rows(
+    const std::filesystem::path& root, const Workspace& ws, const std::string& board,
+    const std::vector<std::string>& tasks,
+    const std::function<void(const RooflineRow&, size_t done, size_t total)>& on_row) {
   auto session = evaluator::open_board_session(root, ws, board);
   const auto table = cost::X60Table::load(session.board.cost_table);
   const auto ids = tasks.empty() ? evaluator::list_task_ids(root / "kernels") : tasks;

@@ -21,8 +21,9 @@ struct RooflineRow {
 };
 
 // Rows for `tasks` (every task when empty), in catalog order; on_row is called as each is done.
-std::vector<RooflineRow> roofline_rows(const std::filesystem::path& root, const Workspace& ws, const std::string& board,
-                                       const std::vector<std::string>& tasks,
-                                       const std::function<void(const RooflineRow&, size_t done, size_t total)>& on_row);
+std::vector<RooflineRow> roofline_rows(
+    const std::filesystem::path& root, const Workspace& ws, const std::string& board,
+    const std::vector<std::string>& tasks,
+    const std::function<void(const RooflineRow&, size_t done, size_t total)>& on_row);
 
 }  // namespace eok::bench

@@ -8,7 +8,9 @@
 
 namespace eok::bench {
 
-bool is_suite(const std::string& suite) { return suite == "general" || suite == "nn" || suite == "all"; }
+bool is_suite(const std::string& suite) {
+  return suite == "general" || suite == "nn" || suite == "all";
+}
 
 std::string task_suite(const std::filesystem::path& kernels_dir, const std::string& task_id) {
   return evaluator::load_task(kernels_dir / task_id).group;

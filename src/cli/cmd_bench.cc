@@ -39,12 +39,16 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
   bench::BenchRequest req{find_project_root(global.root), Workspace::open(), fs::read_symlink("/proc/self/exe")};
   req.settings = opt.settings;
   const auto board = evaluator::load_board(req.root, opt.settings.board);
-  req.jobs = opt.jobs ? opt.jobs : bench::default_jobs(static_cast<unsigned>(board.remote.hosts.size()), !evaluator::is_real_board(board));
+  req.jobs = opt.jobs ? opt.jobs
+                      : bench::default_jobs(static_cast<unsigned>(board.remote.hosts.size()),
+                                            !evaluator::is_real_board(board));
   req.executor = opt.executor;
   req.partition = opt.partition;
-  if (req.executor != "local" && req.executor != "slurm") throw ConfigError("--executor: expected local or slurm, not '" + req.executor + "'");
+  if (req.executor != "local" && req.executor != "slurm")
+    throw ConfigError("--executor: expected local or slurm, not '" + req.executor + "'");
   if (req.executor == "slurm" && !find_on_path("srun")) {
-    throw ToolchainError("--executor slurm needs srun on PATH (apt-get install slurm-client; SLURM_CONF names the cluster)");
+    throw ToolchainError(
+        "--executor slurm needs srun on PATH (apt-get install slurm-client; SLURM_CONF names the cluster)");
   }
   if (!opt.resume.empty()) {
     req.resume = opt.resume;
@@ -54,7 +58,8 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
     }
     req.suite = opt.suite;
     req.tasks = bench::suite_tasks(req.root / "kernels", opt.suite, opt.tasks);
-    if (req.tasks.empty()) throw ConfigError("the " + opt.suite + " suite has no tasks under " + (req.root / "kernels").string());
+    if (req.tasks.empty())
+      throw ConfigError("the " + opt.suite + " suite has no tasks under " + (req.root / "kernels").string());
   }
   std::fprintf(stderr, "bench: %s, %u searches at once (eok bench list shows it; Ctrl-C stops, --resume continues)\n",
                opt.resume.empty() ? (std::to_string(req.tasks.size()) + " tasks of suite " + opt.suite + ", method " +
@@ -69,8 +74,8 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
       std::snprintf(buf, sizeof buf, "best %.3fx", t.best_speedup);
       what = buf;
     }
-    std::fprintf(stderr, "[%zu/%zu] %-26s %-14s %6.1f s  run %s%s%s\n", done, total, t.task.c_str(), what.c_str(), t.seconds,
-                 t.run_id.c_str(), t.message.empty() ? "" : ": ", t.message.c_str());
+    std::fprintf(stderr, "[%zu/%zu] %-26s %-14s %6.1f s  run %s%s%s\n", done, total, t.task.c_str(), what.c_str(),
+                 t.seconds, t.run_id.c_str(), t.message.empty() ? "" : ": ", t.message.c_str());
   });
   size_t finished = 0, kept = 0, failed = 0, stopped = 0;
   for (const auto& t : outcome.tasks) {
@@ -82,18 +87,26 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
   if (opt.json) {
     nlohmann::json tasks = nlohmann::json::array();
     for (const auto& t : outcome.tasks) {
-      tasks.push_back({{"task", t.task}, {"run", t.run_id}, {"state", t.state}, {"message", t.message},
-                       {"best_speedup", t.best_speedup}, {"seconds", t.seconds}});
+      tasks.push_back({{"task", t.task},
+                       {"run", t.run_id},
+                       {"state", t.state},
+                       {"message", t.message},
+                       {"best_speedup", t.best_speedup},
+                       {"seconds", t.seconds}});
     }
-    std::cout << nlohmann::json{{"bench", outcome.bench_id}, {"label", outcome.label}, {"state", outcome.state},
-                                {"seconds", outcome.seconds}, {"tasks", tasks}}
+    std::cout << nlohmann::json{{"bench", outcome.bench_id},
+                                {"label", outcome.label},
+                                {"state", outcome.state},
+                                {"seconds", outcome.seconds},
+                                {"tasks", tasks}}
                      .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
               << std::endl;
   } else {
-    std::printf("bench   %s (%s) %s after %s: %zu finished now, %zu earlier, %zu stopped, %zu failed\n", outcome.bench_id.c_str(),
-                outcome.label.c_str(), outcome.state.c_str(), search::format_duration(outcome.seconds).c_str(), finished, kept,
-                stopped, failed);
-    if (outcome.state != "finished") std::printf("        continue it with: eok bench run --resume %s\n", outcome.bench_id.c_str());
+    std::printf("bench   %s (%s) %s after %s: %zu finished now, %zu earlier, %zu stopped, %zu failed\n",
+                outcome.bench_id.c_str(), outcome.label.c_str(), outcome.state.c_str(),
+                search::format_duration(outcome.seconds).c_str(), finished, kept, stopped, failed);
+    if (outcome.state != "finished")
+      std::printf("        continue it with: eok bench run --resume %s\n", outcome.bench_id.c_str());
     std::printf("next    eok bench table | eok report --out report\n");
   }
   if (outcome.state == "finished") return 0;
@@ -119,11 +132,14 @@ int table_command(const TableOptions& opt, const GlobalOptions& global) {
                 opt.method.empty() ? "" : (" for " + opt.method).c_str());
     return 0;
   }
-  std::printf("%s", bench::format_table(results, opt.markdown ? bench::TableFormat::markdown : bench::TableFormat::text).c_str());
+  std::printf(
+      "%s",
+      bench::format_table(results, opt.markdown ? bench::TableFormat::markdown : bench::TableFormat::text).c_str());
   if (!opt.markdown) {
-    std::printf("\nspeedup: the best kernel of each task's run over ker0 (modeled cycles; 1.000x when nothing beat ker0);\n"
-                "correct: runs that produced a correct kernel of their own (the tuner has nothing to try on a ker0\n"
-                "without knobs); > 1: runs whose kernel beat ker0\n");
+    std::printf(
+        "\nspeedup: the best kernel of each task's run over ker0 (modeled cycles; 1.000x when nothing beat ker0);\n"
+        "correct: runs that produced a correct kernel of their own (the tuner has nothing to try on a ker0\n"
+        "without knobs); > 1: runs whose kernel beat ker0\n");
   }
   return 0;
 }
@@ -135,8 +151,14 @@ int list_command(bool json, const GlobalOptions& global) {
   if (json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& b : benches) {
-      out.push_back({{"bench", b.id}, {"suite", b.suite}, {"method", b.method}, {"label", b.label}, {"board", b.board},
-                     {"tasks", b.tasks.size()}, {"runs", db->bench_runs(b.id).size()}, {"state", b.state}});
+      out.push_back({{"bench", b.id},
+                     {"suite", b.suite},
+                     {"method", b.method},
+                     {"label", b.label},
+                     {"board", b.board},
+                     {"tasks", b.tasks.size()},
+                     {"runs", db->bench_runs(b.id).size()},
+                     {"state", b.state}});
     }
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
@@ -147,8 +169,8 @@ int list_command(bool json, const GlobalOptions& global) {
   }
   std::printf("%-24s %-8s %-28s %-6s %-7s %s\n", "bench", "suite", "method", "board", "tasks", "state");
   for (const auto& b : benches) {
-    std::printf("%-24s %-8s %-28s %-6s %3zu/%-3zu %s\n", b.id.c_str(), b.suite.c_str(), b.label.c_str(), b.board.c_str(),
-                db->bench_runs(b.id).size(), b.tasks.size(), b.state.c_str());
+    std::printf("%-24s %-8s %-28s %-6s %3zu/%-3zu %s\n", b.id.c_str(), b.suite.c_str(), b.label.c_str(),
+                b.board.c_str(), db->bench_runs(b.id).size(), b.tasks.size(), b.state.c_str());
   }
   return 0;
 }
@@ -168,7 +190,8 @@ int roofline_command(const RooflineOptions& opt, const GlobalOptions& global) {
                                      if (!opt.json) std::fprintf(stderr, "[%zu/%zu] %s\n", done, total, r.task.c_str());
                                    });
   if (opt.sort == "distance") {
-    std::stable_sort(rows.begin(), rows.end(), [](const auto& a, const auto& b) { return a.distance() > b.distance(); });
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const auto& a, const auto& b) { return a.distance() > b.distance(); });
   } else if (opt.sort != "task") {
     throw ConfigError("--sort '" + opt.sort + "': expected distance or task");
   }
@@ -176,27 +199,40 @@ int roofline_command(const RooflineOptions& opt, const GlobalOptions& global) {
   if (opt.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : rows) {
-      out.push_back({{"task", r.task}, {"suite", r.suite}, {"dtype", r.dtype}, {"flops", r.roof.flops}, {"bytes", r.roof.bytes},
-                     {"intensity", r.roof.intensity()}, {"compute_cycles", r.roof.compute_cycles},
-                     {"memory_cycles", r.roof.memory_cycles}, {"bound_cycles", r.roof.bound_cycles}, {"bound_by", r.roof.limit},
-                     {"ker0_cycles", r.ker0_cycles}, {"distance", r.distance()}, {"error", r.error}});
+      out.push_back({{"task", r.task},
+                     {"suite", r.suite},
+                     {"dtype", r.dtype},
+                     {"flops", r.roof.flops},
+                     {"bytes", r.roof.bytes},
+                     {"intensity", r.roof.intensity()},
+                     {"compute_cycles", r.roof.compute_cycles},
+                     {"memory_cycles", r.roof.memory_cycles},
+                     {"bound_cycles", r.roof.bound_cycles},
+                     {"bound_by", r.roof.limit},
+                     {"ker0_cycles", r.ker0_cycles},
+                     {"distance", r.distance()},
+                     {"error", r.error}});
       broken += !r.error.empty();
     }
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return broken ? 1 : 0;
   }
-  std::printf("%-26s %-7s %-5s %10s %8s %12s %12s %9s\n", "task", "suite", "type", "flops/B", "bound", "roofline", "ker0", "ker0/roof");
+  std::printf("%-26s %-7s %-5s %10s %8s %12s %12s %9s\n", "task", "suite", "type", "flops/B", "bound", "roofline",
+              "ker0", "ker0/roof");
   for (const auto& r : rows) {
     if (!r.error.empty()) {
-      std::printf("%-26s %-7s %-5s ker0 failed: %s\n", r.task.c_str(), r.suite.c_str(), r.dtype.c_str(), r.error.c_str());
+      std::printf("%-26s %-7s %-5s ker0 failed: %s\n", r.task.c_str(), r.suite.c_str(), r.dtype.c_str(),
+                  r.error.c_str());
       ++broken;
       continue;
     }
-    std::printf("%-26s %-7s %-5s %10.3f %8s %12s %12s %8.2fx\n", r.task.c_str(), r.suite.c_str(), r.dtype.c_str(), r.roof.intensity(),
-                r.roof.limit.c_str(), with_commas(r.roof.bound_cycles).c_str(), with_commas(r.ker0_cycles).c_str(), r.distance());
+    std::printf("%-26s %-7s %-5s %10.3f %8s %12s %12s %8.2fx\n", r.task.c_str(), r.suite.c_str(), r.dtype.c_str(),
+                r.roof.intensity(), r.roof.limit.c_str(), with_commas(r.roof.bound_cycles).c_str(),
+                with_commas(r.ker0_cycles).c_str(), r.distance());
   }
-  std::printf("\nroofline: the fewest cycles the cost model allows for the declared flops and bytes (kernels/README.md);\n"
-              "ker0/roof: how many times that bound ker0 takes\n");
+  std::printf(
+      "\nroofline: the fewest cycles the cost model allows for the declared flops and bytes (kernels/README.md);\n"
+      "ker0/roof: how many times that bound ker0 takes\n");
   return broken ? 1 : 0;
 }
 
@@ -224,16 +260,25 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, int& exit_cod
       "kmeans or two-level), --thought-sampling uniform|softmax, --rag none|docs|code|both.\n"
       "Exit code: 0 every task finished, 7 stopped, 1 some task failed.");
   r->add_option("--suite", run->suite, "general, nn or all")->capture_default_str();
-  r->add_option("--tasks", run->tasks, "only these tasks of the suite, comma-separated (ids or operation names)")->delimiter(',');
-  r->add_option("--method", run->settings.method, "tuner (no LLM), eoh (LLM) or eok (LLM + idea pool)")->capture_default_str();
-  r->add_option("--board,-b", run->settings.board, "board profile: a name under configs/boards/ or the path of a .toml (a real board times every search's kernels there)")->capture_default_str();
-  r->add_option("--jobs,-j", run->jobs, "searches at once (default: the host's cores, and at least one per board of a real board's pool)");
-  r->add_option("--executor", run->executor,
-                "where each task's search runs: local (a child process) or slurm (a Slurm job named eok-<task>, through srun; "
-                "the workspace and eok must be on a filesystem the nodes share)")
+  r->add_option("--tasks", run->tasks, "only these tasks of the suite, comma-separated (ids or operation names)")
+      ->delimiter(',');
+  r->add_option("--method", run->settings.method, "tuner (no LLM), eoh (LLM) or eok (LLM + idea pool)")
       ->capture_default_str();
-  r->add_option("--partition", run->partition, "slurm: the partition the search jobs run on (default: the cluster's default)");
-  r->add_option("--label", run->settings.label, "the name of this configuration in tables and the report (default: method + ablations)");
+  r->add_option("--board,-b", run->settings.board,
+                "board profile: a name under configs/boards/ or the path of a .toml (a real board times every search's "
+                "kernels there)")
+      ->capture_default_str();
+  r->add_option("--jobs,-j", run->jobs,
+                "searches at once (default: the host's cores, and at least one per board of a real board's pool)");
+  r->add_option(
+       "--executor", run->executor,
+       "where each task's search runs: local (a child process) or slurm (a Slurm job named eok-<task>, through srun; "
+       "the workspace and eok must be on a filesystem the nodes share)")
+      ->capture_default_str();
+  r->add_option("--partition", run->partition,
+                "slurm: the partition the search jobs run on (default: the cluster's default)");
+  r->add_option("--label", run->settings.label,
+                "the name of this configuration in tables and the report (default: method + ablations)");
   r->add_option("--pool", run->settings.pool, "idea pool JSON (idea-pool ablation)");
   r->add_option("--thought-sampling", run->settings.thought_sampling, "softmax or uniform (sampling ablation)");
   r->add_option("--rag", run->settings.rag, "both, docs, code or none (RAG ablation)");

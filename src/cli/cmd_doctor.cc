@@ -34,7 +34,8 @@ evaluator::DoctorCheck llm_check(const std::filesystem::path& root) {
     c.ok = server.has_value();
     c.detail = server ? server->kind + " at " + server->base_url + ", model " +
                             (config.str("llm.model").empty() ? server->model : config.str("llm.model"))
-                      : (url.empty() ? "none configured or found: eok search runs the knob tuner" : url + " does not answer /models");
+                      : (url.empty() ? "none configured or found: eok search runs the knob tuner"
+                                     : url + " does not answer /models");
   } catch (const Error& e) {
     c.detail = e.what();
   }
@@ -50,9 +51,15 @@ int run_doctor(const DoctorOptions& opt, const GlobalOptions& global) {
   bool all_ok = true;
   for (const auto& c : checks) all_ok &= c.ok || c.optional;
   if (opt.json) {
-    nlohmann::json j = {{"ok", all_ok}, {"root", root.string()}, {"workspace", ws.root().string()}, {"checks", nlohmann::json::array()}};
+    nlohmann::json j = {{"ok", all_ok},
+                        {"root", root.string()},
+                        {"workspace", ws.root().string()},
+                        {"checks", nlohmann::json::array()}};
     for (const auto& c : checks) {
-      j["checks"].push_back({{"name", c.name}, {"ok", c.ok}, {"optional", c.optional}, {"detail", c.detail},
+      j["checks"].push_back({{"name", c.name},
+                             {"ok", c.ok},
+                             {"optional", c.optional},
+                             {"detail", c.detail},
                              {"fix", c.ok ? nlohmann::json(nullptr) : nlohmann::json(c.fix)}});
     }
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
@@ -64,7 +71,8 @@ int run_doctor(const DoctorOptions& opt, const GlobalOptions& global) {
     std::printf("[%s] %-45s %s\n", mark, c.name.c_str(), c.detail.c_str());
     if (!c.ok) std::printf("       fix: %s\n", c.fix.c_str());
   }
-  std::printf("\n%s\n", all_ok ? "everything the evaluator needs is in place" : "some pieces are missing: run the fixes above");
+  std::printf("\n%s\n",
+              all_ok ? "everything the evaluator needs is in place" : "some pieces are missing: run the fixes above");
   return all_ok ? 0 : 1;
 }
 
@@ -81,9 +89,10 @@ void add_doctor_command(CLI::App& app, const GlobalOptions& global, int& exit_co
       "through exec_prefix, the timers the harness can use, the CPU governor and the temperature sensor\n"
       "(absent ones are warnings). Each missing piece is printed with the command that fixes it. Exit code 0\n"
       "when nothing required is missing.");
-  cmd->add_option("--board,-b", opt->board,
-                  "board profile to check (a name under configs/boards/ or a path); for a real board also every board of "
-                  "its pool: reached with its key, a vector probe run through exec_prefix, timers, governor, temperature sensor")
+  cmd->add_option(
+         "--board,-b", opt->board,
+         "board profile to check (a name under configs/boards/ or a path); for a real board also every board of "
+         "its pool: reached with its key, a vector probe run through exec_prefix, timers, governor, temperature sensor")
       ->capture_default_str();
   cmd->add_flag("--json", opt->json, "print the checks as JSON");
   cmd->callback([opt, &global, &exit_code] { exit_code = run_doctor(*opt, global); });

@@ -47,7 +47,8 @@ void print_human(const EvalResult& r, const evaluator::Task& task, const std::st
     print_lines(r.compiler_output, 20, "  ");
   }
   if (!r.mismatches.empty()) {
-    std::printf("first mismatches:\n  %-6s %-22s %-8s %-10s %-18s %-18s\n", "case", "sizes", "output", "index", "expected", "got");
+    std::printf("first mismatches:\n  %-6s %-22s %-8s %-10s %-18s %-18s\n", "case", "sizes", "output", "index",
+                "expected", "got");
     for (const auto& m : r.mismatches) {
       std::printf("  %-6zu %-22s %-8s %-10lld %-18s %-18s\n", m.case_index, m.sizes.c_str(), m.arg.c_str(),
                   static_cast<long long>(m.index), m.expected.c_str(), m.got.c_str());
@@ -60,8 +61,8 @@ void print_human(const EvalResult& r, const evaluator::Task& task, const std::st
   if (r.cycles && r.measurement) {
     const auto& m = *r.measurement;
     std::printf("board   %s cycles on %s: median of %zu timed calls after %u warm-up (MAD %s %s, min %s; timer %s)\n",
-                with_commas(m.median_cycles).c_str(), m.host.c_str(), m.samples.size(), m.warmup, with_commas(m.mad).c_str(),
-                m.unit.c_str(), with_commas(m.min).c_str(), m.timer.c_str());
+                with_commas(m.median_cycles).c_str(), m.host.c_str(), m.samples.size(), m.warmup,
+                with_commas(m.mad).c_str(), m.unit.c_str(), with_commas(m.min).c_str(), m.timer.c_str());
     if (!m.notes.empty()) std::printf("        %s\n", m.notes.c_str());
   }
   if (r.cycles && r.cost) {
@@ -91,16 +92,18 @@ void print_human(const EvalResult& r, const evaluator::Task& task, const std::st
     for (size_t i = 0; i < c.hot_blocks.size() && i < 3; ++i) {
       const auto& b = c.hot_blocks[i];
       std::printf("  #%zu 0x%llx  %s  x%s  %.1f cycles each  %s cycles (%.0f%% of compute)\n", i + 1,
-                  static_cast<unsigned long long>(b.vaddr), b.vtype.c_str(), with_commas(static_cast<double>(b.count)).c_str(),
-                  b.cycles_per_exec, with_commas(b.cycles).c_str(), 100.0 * b.cycles / std::max(1.0, c.compute_cycles));
+                  static_cast<unsigned long long>(b.vaddr), b.vtype.c_str(),
+                  with_commas(static_cast<double>(b.count)).c_str(), b.cycles_per_exec, with_commas(b.cycles).c_str(),
+                  100.0 * b.cycles / std::max(1.0, c.compute_cycles));
       for (size_t k = 0; k < b.disasm.size() && k < 24; ++k) std::printf("       %s\n", b.disasm[k].c_str());
       if (b.disasm.size() > 24) std::printf("       ... %zu more\n", b.disasm.size() - 24);
     }
   }
   const auto& t = r.timings;
-  std::printf("time    compile %.2f s, link %.2f s, run %.2f s (reference %.2f s beside it), model %.3f s, total %.2f s"
-              " (eok itself %.3f s)\n",
-              t.compile, t.link, t.run, t.reference, t.model, t.total, t.overhead());
+  std::printf(
+      "time    compile %.2f s, link %.2f s, run %.2f s (reference %.2f s beside it), model %.3f s, total %.2f s"
+      " (eok itself %.3f s)\n",
+      t.compile, t.link, t.run, t.reference, t.model, t.total, t.overhead());
 }
 
 int status_exit_code(EvalStatus s) {
@@ -150,14 +153,18 @@ void add_eval_command(CLI::App& app, const GlobalOptions& global, int& exit_code
       "Example:\n  eok eval --task mish_f32 --kernel kernels/mish_f32/ker0.c --board k1\n"
       "  eok eval --task relu --kernel relu_m8.c --json | jq .speedup\n"
       "  eok eval --task relu --kernel relu_m8.c --board k1-lab.toml --json | jq .measurement   # a real board");
-  cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32); eok tasks lists them")->required();
-  cmd->add_option("--kernel,-k", opt->kernel, "C source of the candidate; it defines the task's entry function")->required();
-  cmd->add_option("--board,-b", opt->board,
-                  "board profile: a name under configs/boards/ (k1: the virtual K1) or the path of a .toml; a real board "
-                  "(runner ssh, slurm, local) checks on its virtual twin, then times on the board")
+  cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32); eok tasks lists them")
+      ->required();
+  cmd->add_option("--kernel,-k", opt->kernel, "C source of the candidate; it defines the task's entry function")
+      ->required();
+  cmd->add_option(
+         "--board,-b", opt->board,
+         "board profile: a name under configs/boards/ (k1: the virtual K1) or the path of a .toml; a real board "
+         "(runner ssh, slurm, local) checks on its virtual twin, then times on the board")
       ->capture_default_str();
   cmd->add_option("--seed", opt->seed, "seed for the inputs (default: fresh; printed so a run can be repeated)");
-  cmd->add_flag("--json", opt->json, "print one JSON object (status, cycles, baseline_cycles, speedup, message, evidence, profile)");
+  cmd->add_flag("--json", opt->json,
+                "print one JSON object (status, cycles, baseline_cycles, speedup, message, evidence, profile)");
   cmd->add_flag("--keep-temp", opt->keep_temp, "keep the evaluation's temporary directory (programs, plan, records)");
   cmd->add_flag("--no-baseline", opt->no_baseline, "skip ker0: no speedup, faster for a first correctness check");
   cmd->callback([opt, &global, &exit_code] { exit_code = run_eval(*opt, global); });

@@ -35,7 +35,8 @@ const idea_pool::Thought* find_thought(const idea_pool::IdeaPool& pool, const st
 }
 
 // --query: the pool's example code closest to a text, through the example index eok mine wrote.
-int run_query(const IdeasOptions& opt, const GlobalOptions& global, const idea_pool::IdeaPool& pool, const std::filesystem::path& file) {
+int run_query(const IdeasOptions& opt, const GlobalOptions& global, const idea_pool::IdeaPool& pool,
+              const std::filesystem::path& file) {
   const idea_pool::ExampleIndex index = idea_pool::ExampleIndex::load(file);
   std::unique_ptr<llm::HttpEmbedder> http;
   if (index.embedder_name().rfind("offline", 0) != 0) {
@@ -53,18 +54,22 @@ int run_query(const IdeasOptions& opt, const GlobalOptions& global, const idea_p
           if (e.commit == h.entry.commit && e.file == h.entry.file) code = e.code;
         }
       }
-      out.push_back({{"thought", h.entry.thought}, {"description", t ? t->description : ""}, {"commit", h.entry.commit},
-                     {"file", h.entry.file}, {"score", h.score}, {"code", code}});
+      out.push_back({{"thought", h.entry.thought},
+                     {"description", t ? t->description : ""},
+                     {"commit", h.entry.commit},
+                     {"file", h.entry.file},
+                     {"score", h.score},
+                     {"code", code}});
     }
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
-  std::printf("%zu examples closest to \"%s\" (index: %zu examples, %s)\n\n", hits.size(), opt.query.c_str(), index.size(),
-              index.embedder_name().c_str());
+  std::printf("%zu examples closest to \"%s\" (index: %zu examples, %s)\n\n", hits.size(), opt.query.c_str(),
+              index.size(), index.embedder_name().c_str());
   for (const auto& h : hits) {
     const idea_pool::Thought* t = find_thought(pool, h.entry.thought);
-    std::printf("%.3f  %-8s %.10s %s\n       %s\n", h.score, h.entry.thought.c_str(), h.entry.commit.c_str(), h.entry.file.c_str(),
-                t ? t->description.c_str() : "(thought not in the pool: mine it again)");
+    std::printf("%.3f  %-8s %.10s %s\n       %s\n", h.score, h.entry.thought.c_str(), h.entry.commit.c_str(),
+                h.entry.file.c_str(), t ? t->description.c_str() : "(thought not in the pool: mine it again)");
   }
   return 0;
 }
@@ -74,7 +79,9 @@ int run_ideas(const IdeasOptions& opt, const GlobalOptions& global) {
   std::filesystem::path file = opt.pool;
   if (file.empty()) {
     file = idea_pool::latest_pool_path(Workspace::open().root());
-    if (!std::filesystem::exists(file)) throw NotFoundError("no mined pool in the workspace yet: eok mine --repo OpenBLAS writes one, or pass --pool FILE");
+    if (!std::filesystem::exists(file))
+      throw NotFoundError(
+          "no mined pool in the workspace yet: eok mine --repo OpenBLAS writes one, or pass --pool FILE");
   }
   const idea_pool::IdeaPool pool = idea_pool::load_pool(file);
   if (!opt.query.empty()) return run_query(opt, global, pool, file);
@@ -119,11 +126,12 @@ int run_ideas(const IdeasOptions& opt, const GlobalOptions& global) {
 
 void add_ideas_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
   auto opt = std::make_shared<IdeasOptions>();
-  CLI::App* cmd = app.add_subcommand("ideas",
-                                     "Browse an idea pool (the workspace's latest mined pool by default): every idea with\n"
-                                     "its principle and effectiveness, its thoughts with effectiveness (measured or\n"
-                                     "estimated) and commit counts. --idea ID shows one with example commits; --query TEXT finds the\n"
-                                     "example code closest to a text (what the search retrieves into prompts).");
+  CLI::App* cmd = app.add_subcommand(
+      "ideas",
+      "Browse an idea pool (the workspace's latest mined pool by default): every idea with\n"
+      "its principle and effectiveness, its thoughts with effectiveness (measured or\n"
+      "estimated) and commit counts. --idea ID shows one with example commits; --query TEXT finds the\n"
+      "example code closest to a text (what the search retrieves into prompts).");
   cmd->add_option("--pool", opt->pool, "pool JSON file (default: the workspace's pools/latest.json)");
   cmd->add_option("--idea", opt->idea, "show only this idea, with its example commits");
   cmd->add_flag("--examples", opt->examples, "show example commits and code for every thought");

@@ -29,8 +29,14 @@ int run_kernels(const KernelsOptions& opt, const GlobalOptions& global) {
     for (const auto& r : rows) {
       const auto& k = r.kernel;
       const auto& e = r.evaluation;
-      out.push_back({{"id", k.id}, {"hash", k.hash}, {"run", k.run_id}, {"operator", k.op}, {"parents", k.parents},
-                     {"idea", k.description}, {"idea_id", k.idea_id}, {"thought_id", k.thought_id},
+      out.push_back({{"id", k.id},
+                     {"hash", k.hash},
+                     {"run", k.run_id},
+                     {"operator", k.op},
+                     {"parents", k.parents},
+                     {"idea", k.description},
+                     {"idea_id", k.idea_id},
+                     {"thought_id", k.thought_id},
                      {"status", e ? nlohmann::json(e->status) : nlohmann::json("not evaluated")},
                      {"cycles", e && e->cycles ? nlohmann::json(*e->cycles) : nlohmann::json(nullptr)},
                      {"speedup", e && e->speedup ? nlohmann::json(*e->speedup) : nlohmann::json(nullptr)}});
@@ -39,10 +45,12 @@ int run_kernels(const KernelsOptions& opt, const GlobalOptions& global) {
     return 0;
   }
   if (rows.empty()) {
-    std::printf("no kernels of %s%s in the database\n", task.c_str(), opt.run.empty() ? "" : (" in run " + opt.run).c_str());
+    std::printf("no kernels of %s%s in the database\n", task.c_str(),
+                opt.run.empty() ? "" : (" in run " + opt.run).c_str());
     return 0;
   }
-  std::printf("%-7s %-12s %-6s %-14s %-12s %-9s %-14s %s\n", "id", "hash", "op", "status", "cycles", "speedup", "parents", "idea");
+  std::printf("%-7s %-12s %-6s %-14s %-12s %-9s %-14s %s\n", "id", "hash", "op", "status", "cycles", "speedup",
+              "parents", "idea");
   for (const auto& r : rows) {
     const auto& k = r.kernel;
     std::string parents;
@@ -55,9 +63,9 @@ int run_kernels(const KernelsOptions& opt, const GlobalOptions& global) {
       cycles = with_commas(r.evaluation->cycles.value_or(0));
     }
     std::string idea = k.description.size() > 60 ? k.description.substr(0, 57) + "..." : k.description;
-    std::printf("#%-6lld %-12.12s %-6s %-14s %-12s %-9s %-14s %s\n", static_cast<long long>(k.id), k.hash.c_str(), k.op.c_str(),
-                r.evaluation ? r.evaluation->status.c_str() : "not evaluated", cycles.c_str(), speedup.c_str(),
-                parents.empty() ? "-" : parents.c_str(), idea.c_str());
+    std::printf("#%-6lld %-12.12s %-6s %-14s %-12s %-9s %-14s %s\n", static_cast<long long>(k.id), k.hash.c_str(),
+                k.op.c_str(), r.evaluation ? r.evaluation->status.c_str() : "not evaluated", cycles.c_str(),
+                speedup.c_str(), parents.empty() ? "-" : parents.c_str(), idea.c_str());
   }
   return 0;
 }
@@ -66,12 +74,14 @@ int run_kernels(const KernelsOptions& opt, const GlobalOptions& global) {
 
 void add_kernels_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
   auto opt = std::make_shared<KernelsOptions>();
-  CLI::App* cmd = app.add_subcommand("kernels",
-                                     "List every candidate kernel of a task (all runs, or one with --run): id, hash,\n"
-                                     "operator (ker0 init i1 E1 E2 M1 M2 M3 tuner), status, cycles, speedup, parents, idea.");
+  CLI::App* cmd =
+      app.add_subcommand("kernels",
+                         "List every candidate kernel of a task (all runs, or one with --run): id, hash,\n"
+                         "operator (ker0 init i1 E1 E2 M1 M2 M3 tuner), status, cycles, speedup, parents, idea.");
   cmd->add_option("--task,-t", opt->task, "task id or operation name")->required();
   cmd->add_option("--run,-r", opt->run, "only kernels of this run");
-  cmd->add_flag("--json", opt->json, "print the kernels as JSON (id, hash, status, cycles, speedup, operator, parents ...)");
+  cmd->add_flag("--json", opt->json,
+                "print the kernels as JSON (id, hash, status, cycles, speedup, operator, parents ...)");
   cmd->callback([opt, &global, &exit_code] { exit_code = run_kernels(*opt, global); });
 }
 

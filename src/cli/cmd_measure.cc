@@ -44,8 +44,9 @@ void print_human(const evaluator::ProgramMeasurement& m, const std::string& boar
               m.regions.size() == 1 ? "" : "s");
   if (!m.problem.empty()) std::printf("problem: %s\n", m.problem.c_str());
   if (m.regions.empty()) {
-    std::printf("no region ended: mark what to measure with EOK_REGION_BEGIN() / EOK_REGION_END() from "
-                "evaluator/target/eok_region.h\n");
+    std::printf(
+        "no region ended: mark what to measure with EOK_REGION_BEGIN() / EOK_REGION_END() from "
+        "evaluator/target/eok_region.h\n");
     return;
   }
   std::printf("%6s %16s %14s %14s %12s %12s  %s\n", "region", "cycles", "instructions", "compute", "load stalls",
@@ -64,18 +65,23 @@ int run_measure(const MeasureOptions& opt, const GlobalOptions& global) {
   const Workspace ws = Workspace::open();
   auto session = evaluator::open_board_session(root, ws, opt.board);
   if (evaluator::is_real_board(session.board)) {
-    throw ConfigError("eok measure models a program on a virtual board; " + session.board.name + " is a real board (runner " +
-                      session.board.runner + "): run the program there under `perf stat`, or model it on its virtual twin "
-                      "with --board " + session.board.virtual_board);
+    throw ConfigError("eok measure models a program on a virtual board; " + session.board.name +
+                      " is a real board (runner " + session.board.runner +
+                      "): run the program there under `perf stat`, or model it on its virtual twin "
+                      "with --board " +
+                      session.board.virtual_board);
   }
   const std::vector<std::string> args(opt.command.begin() + 1, opt.command.end());
-  const auto m = evaluator::measure_program(*session.runner, *session.cost_model, opt.command.front(), args, ws.tmp_dir(),
-                                            opt.timeout);
+  const auto m = evaluator::measure_program(*session.runner, *session.cost_model, opt.command.front(), args,
+                                            ws.tmp_dir(), opt.timeout);
   // The program's own output goes where it would go; with --json it moves to stderr so stdout stays JSON.
   std::fwrite(m.program_stdout.data(), 1, m.program_stdout.size(), opt.json ? stderr : stdout);
   std::fwrite(m.process.err.data(), 1, m.process.err.size(), stderr);
-  if (opt.json) std::cout << to_json(m, session.board.name).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
-  else print_human(m, session.board.name);
+  if (opt.json)
+    std::cout << to_json(m, session.board.name).dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+              << std::endl;
+  else
+    print_human(m, session.board.name);
   if (!m.problem.empty()) return 6;
   return m.process.ok() ? 0 : 1;
 }
@@ -101,11 +107,13 @@ void add_measure_command(CLI::App& app, const GlobalOptions& global, int& exit_c
       "Exit code: 0 the program exited 0, 1 it failed (its status is printed), 6 the measurement is void.\n\n"
       "Examples:\n  eok measure --board k1 -- ./memcpy_bench 4096\n"
       "  eok measure --json -- ./prog | jq '.regions[].cycles'");
-  cmd->add_option("--board,-b", opt->board, "board profile under configs/boards/ (k1: the virtual K1)")->capture_default_str();
+  cmd->add_option("--board,-b", opt->board, "board profile under configs/boards/ (k1: the virtual K1)")
+      ->capture_default_str();
   cmd->add_flag("--json", opt->json,
                 "print one JSON object: {board, exit_code, status, problem, regions: [{index, cycles, instructions, "
                 "bound, compute_cycles, load_stall_cycles, l2_cycles, dram_cycles, ...}]}");
-  cmd->add_option("--timeout", opt->timeout, "seconds before the program is stopped (default and maximum: the board's limit)");
+  cmd->add_option("--timeout", opt->timeout,
+                  "seconds before the program is stopped (default and maximum: the board's limit)");
   cmd->add_option("command", opt->command, "PROGRAM [ARGS...] (put -- before it when ARGS start with -)")->required();
   cmd->callback([opt, &global, &exit_code] { exit_code = run_measure(*opt, global); });
 }

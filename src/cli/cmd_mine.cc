@@ -27,7 +27,8 @@ void print_report(const idea_pool::MineReport& r) {
   std::printf("repo      %s, branch %s at %.10s%s\n", r.source.name.c_str(), r.branch.c_str(), w.tip.c_str(),
               w.shallow ? " (shallow clone: older history missing)" : "");
   std::string dropped;
-  for (const auto& [reason, n] : w.dropped) dropped += (dropped.empty() ? "" : ", ") + reason + " " + with_commas(static_cast<double>(n));
+  for (const auto& [reason, n] : w.dropped)
+    dropped += (dropped.empty() ? "" : ", ") + reason + " " + with_commas(static_cast<double>(n));
   std::printf("commits   %s seen, %s kept (kernel code), %s with a pull request title; dropped: %s\n",
               with_commas(static_cast<double>(w.seen)).c_str(), with_commas(static_cast<double>(w.kept)).c_str(),
               with_commas(static_cast<double>(w.pr_titles_joined)).c_str(), dropped.empty() ? "none" : dropped.c_str());
@@ -38,24 +39,29 @@ void print_report(const idea_pool::MineReport& r) {
   }
   std::printf("estimated %zu commits (heuristic: message claims and signals, later reverts and fixes)\n", r.estimated);
   const auto& a = r.abstraction;
-  std::printf("pool      %s: %zu ideas, %zu thoughts from %zu commits", r.variant.c_str(), a.ideas, a.thoughts, a.commits);
+  std::printf("pool      %s: %zu ideas, %zu thoughts from %zu commits", r.variant.c_str(), a.ideas, a.thoughts,
+              a.commits);
   if (r.variant == "two-level") {
     std::printf(" (%zu rounds%s, %zu of %zu commits within delta, %zu thoughts from initial principles)", a.rounds,
-                a.converged ? ", converged" : a.stable ? ", stable" : ", round cap reached", a.within_delta,
-                a.within_delta + a.beyond_delta, a.from_principles);
+                a.converged ? ", converged"
+                : a.stable  ? ", stable"
+                            : ", round cap reached",
+                a.within_delta, a.within_delta + a.beyond_delta, a.from_principles);
   }
   std::printf("\n");
   if (r.variant != "raw") {
     std::printf("embedder  %s\n", r.embedder.c_str());
     std::printf("distiller %s", r.distiller.c_str());
-    if (r.llm_calls || r.llm_cache_hits) std::printf(" (%zu LLM calls, %zu from the cache)", r.llm_calls, r.llm_cache_hits);
+    if (r.llm_calls || r.llm_cache_hits)
+      std::printf(" (%zu LLM calls, %zu from the cache)", r.llm_calls, r.llm_cache_hits);
     for (const auto& [why, n] : r.distiller_fallbacks) std::printf(", %zu extractive fallbacks (%s)", n, why.c_str());
     std::printf("\n");
   }
   std::printf("examples  %zu code examples indexed for retrieval\n", r.examples_indexed);
   std::printf("time      %.1f s (walk %.1f, effects %.1f, abstraction %.1f, write %.1f)\n", r.seconds.at("total"),
               r.seconds.at("walk"), r.seconds.at("effects"), r.seconds.at("abstraction"), r.seconds.at("write"));
-  std::printf("written   %s\n          %s (eok search uses it by default)\n", r.pool_file.c_str(), r.latest_file.c_str());
+  std::printf("written   %s\n          %s (eok search uses it by default)\n", r.pool_file.c_str(),
+              r.latest_file.c_str());
   if (r.out_file) std::printf("          %s\n", r.out_file->c_str());
   std::printf("next      eok ideas | eok ideas --idea I1 | eok search --task mish\n");
 }
@@ -67,7 +73,8 @@ int run_mine(const MineOptions& opt, const GlobalOptions& global) {
   req.root = find_project_root(global.root);
   const Workspace ws = Workspace::open();
   req.workspace = ws.root();
-  req.config = Config::load(req.root, opt.config_file.empty() ? std::nullopt : std::optional<std::filesystem::path>(opt.config_file));
+  req.config = Config::load(
+      req.root, opt.config_file.empty() ? std::nullopt : std::optional<std::filesystem::path>(opt.config_file));
   if (!opt.variant.empty()) req.config.set("mine.variant", opt.variant, "flag");
   if (!opt.branch.empty()) req.config.set("mine.branch", opt.branch, "flag");
   if (!opt.distiller.empty()) req.config.set("mine.distiller", opt.distiller, "flag");
@@ -109,15 +116,21 @@ void add_mine_command(CLI::App& app, const GlobalOptions& global, int& exit_code
       "  eok mine --repo ~/src/OpenBLAS --perf-history ~/BLAS-Benchmarks --out pool.json\n"
       "  eok mine --repo OpenBLAS --pool-variant raw   the ablation baseline: every commit its own idea\n"
       "  eok ideas                                     browse what was mined");
-  cmd->add_option("--repo", opt->repo, "a clone's path (bare or not), or a library named in configs/repos.toml")->required();
-  cmd->add_option("--perf-history", opt->perf_history, "asv results of the library (e.g. a BLAS-Benchmarks gh-pages copy): measured effects")
+  cmd->add_option("--repo", opt->repo, "a clone's path (bare or not), or a library named in configs/repos.toml")
+      ->required();
+  cmd->add_option("--perf-history", opt->perf_history,
+                  "asv results of the library (e.g. a BLAS-Benchmarks gh-pages copy): measured effects")
       ->check(CLI::ExistingDirectory);
   cmd->add_option("--out", opt->out, "also write the pool (and its example index) to this file");
-  cmd->add_option("--pool-variant", opt->variant, "two-level (default, the paper's), kmeans (one level), raw (commits as ideas)");
-  cmd->add_option("--branch", opt->branch, "branch or revision to mine (default: the library's branch in configs/repos.toml, else HEAD)");
+  cmd->add_option("--pool-variant", opt->variant,
+                  "two-level (default, the paper's), kmeans (one level), raw (commits as ideas)");
+  cmd->add_option("--branch", opt->branch,
+                  "branch or revision to mine (default: the library's branch in configs/repos.toml, else HEAD)");
   cmd->add_option("--distiller", opt->distiller, "auto (LLM when available), llm, extractive");
-  cmd->add_option("--embedder", opt->embedder, "offline (default) or http (llm.base_url /embeddings with mine.embedding_model)");
-  cmd->add_option("--delta", opt->delta, "cosine distance under which a commit joins a thought (default: 0.5 offline, 0.05 http)");
+  cmd->add_option("--embedder", opt->embedder,
+                  "offline (default) or http (llm.base_url /embeddings with mine.embedding_model)");
+  cmd->add_option("--delta", opt->delta,
+                  "cosine distance under which a commit joins a thought (default: 0.5 offline, 0.05 http)");
   cmd->add_option("--rounds", opt->rounds, "re-association rounds of two-level at most (mine.rounds)");
   cmd->add_option("--ideas", opt->ideas, "number of general ideas (default: about the square root of the thoughts)");
   cmd->add_option("--config", opt->config_file, "a TOML file of settings over configs/eok.toml");

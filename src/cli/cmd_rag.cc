@@ -65,17 +65,29 @@ int run_build(const RagOptions& opt, const GlobalOptions& global) {
   const rag::DocBuildReport r = rag::DocIndex::build(inputs, dir, options);
   bar.reset();
   if (opt.json) {
-    nlohmann::json j = {{"index", dir.string()}, {"files", r.files}, {"files_reused", r.files_reused},
-                        {"files_chunked", r.files_chunked}, {"files_skipped", r.files_skipped}, {"files_removed", r.files_removed},
-                        {"chunks", r.chunks}, {"chunks_embedded", r.chunks_embedded}, {"refitted", r.refitted},
-                        {"embedder", r.embedder}, {"index_kind", r.index_kind}, {"seconds", r.seconds}, {"skipped", r.skipped}};
+    nlohmann::json j = {{"index", dir.string()},
+                        {"files", r.files},
+                        {"files_reused", r.files_reused},
+                        {"files_chunked", r.files_chunked},
+                        {"files_skipped", r.files_skipped},
+                        {"files_removed", r.files_removed},
+                        {"chunks", r.chunks},
+                        {"chunks_embedded", r.chunks_embedded},
+                        {"refitted", r.refitted},
+                        {"embedder", r.embedder},
+                        {"index_kind", r.index_kind},
+                        {"seconds", r.seconds},
+                        {"skipped", r.skipped}};
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   std::printf("index    %s (%s vectors, %s)\n", dir.c_str(), r.index_kind.c_str(), r.embedder.c_str());
-  std::printf("files    %zu: %zu read and chunked, %zu unchanged since the last build, %zu skipped (empty, binary or not readable), %zu removed\n",
-              r.files, r.files_chunked, r.files_reused, r.files_skipped, r.files_removed);
-  std::printf("chunks   %zu, %zu embedded now%s\n", r.chunks, r.chunks_embedded, r.refitted ? " (embedder fitted anew)" : "");
+  std::printf(
+      "files    %zu: %zu read and chunked, %zu unchanged since the last build, %zu skipped (empty, binary or not "
+      "readable), %zu removed\n",
+      r.files, r.files_chunked, r.files_reused, r.files_skipped, r.files_removed);
+  std::printf("chunks   %zu, %zu embedded now%s\n", r.chunks, r.chunks_embedded,
+              r.refitted ? " (embedder fitted anew)" : "");
   std::printf("time     %.1f s\n", r.seconds);
   std::printf("next     eok rag query \"vfredosum ordered reduction\" | eok search --task mish (uses it)\n");
   return 0;
@@ -88,15 +100,21 @@ int run_query(const RagOptions& opt, const GlobalOptions& global) {
   if (opt.json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& h : hits) {
-      out.push_back({{"source", h.chunk.source}, {"section", h.chunk.section}, {"line", h.chunk.line}, {"score", h.score},
-                     {"vector_score", h.vector_score}, {"lexical_score", h.lexical_score}, {"text", h.chunk.text}});
+      out.push_back({{"source", h.chunk.source},
+                     {"section", h.chunk.section},
+                     {"line", h.chunk.line},
+                     {"score", h.score},
+                     {"vector_score", h.vector_score},
+                     {"lexical_score", h.lexical_score},
+                     {"text", h.chunk.text}});
     }
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
   }
   for (size_t i = 0; i < hits.size(); ++i) {
     const auto& h = hits[i];
-    std::printf("%zu. %s:%zu  %s  (score %.4f)\n", i + 1, h.chunk.source.c_str(), h.chunk.line, h.chunk.section.c_str(), h.score);
+    std::printf("%zu. %s:%zu  %s  (score %.4f)\n", i + 1, h.chunk.source.c_str(), h.chunk.line, h.chunk.section.c_str(),
+                h.score);
     std::string text = h.chunk.text.substr(0, 400);
     std::printf("   %s%s\n\n", text.c_str(), h.chunk.text.size() > 400 ? " [...]" : "");
   }
@@ -108,7 +126,8 @@ int run_query(const RagOptions& opt, const GlobalOptions& global) {
 
 void add_rag_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
   auto opt = std::make_shared<RagOptions>();
-  CLI::App* cmd = app.add_subcommand("rag", "Build and query the document index that search prompts draw reference material from.");
+  CLI::App* cmd =
+      app.add_subcommand("rag", "Build and query the document index that search prompts draw reference material from.");
   cmd->require_subcommand(1);
   CLI::App* build = cmd->add_subcommand(
       "build",
@@ -125,7 +144,8 @@ void add_rag_command(CLI::App& app, const GlobalOptions& global, int& exit_code)
   build->add_flag("--json", opt->json, "print the build report as JSON");
   build->callback([opt, &global, &exit_code] { exit_code = run_build(*opt, global); });
 
-  CLI::App* query = cmd->add_subcommand("query", "The passages of the index best matching a text: eok rag query \"vfredosum\" --k 3");
+  CLI::App* query =
+      cmd->add_subcommand("query", "The passages of the index best matching a text: eok rag query \"vfredosum\" --k 3");
   query->add_option("text", opt->query, "what to look for: a question, a mnemonic, an intrinsic name")->required();
   query->add_option("--k", opt->k, "how many passages")->capture_default_str();
   query->add_option("--name", opt->name, "index name")->capture_default_str();

@@ -21,7 +21,8 @@ void add_report_command(CLI::App& app, const GlobalOptions& global, int& exit_co
       "per-task speedup bars per method, best speedup over iterations, every task under its roofline, and each\n"
       "best kernel's source with its diff against ker0.\n\n"
       "Example:\n  eok bench run --suite all --method tuner && eok report --out report && xdg-open report/index.html");
-  cmd->add_option("--out,-o", opt->out, "directory to write (created if missing; never / or a system directory)")->required();
+  cmd->add_option("--out,-o", opt->out, "directory to write (created if missing; never / or a system directory)")
+      ->required();
   cmd->add_flag("--force", opt->force, "write into a system directory all the same");
   cmd->add_flag("--json", opt->json, "print what was written as JSON");
   cmd->add_option("--board,-b", opt->board, "board profile")->capture_default_str();
@@ -32,10 +33,15 @@ void add_report_command(CLI::App& app, const GlobalOptions& global, int& exit_co
                               output_directory(opt->out, opt->force)};
     const auto s = report::write_report(req);
     if (opt->json) {
-      std::cout << nlohmann::json{{"index", s.index.string()}, {"tasks", s.tasks}, {"methods", s.methods}, {"kernels", s.kernels}}.dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+      std::cout << nlohmann::json{{"index", s.index.string()},
+                                  {"tasks", s.tasks},
+                                  {"methods", s.methods},
+                                  {"kernels", s.kernels}}
+                       .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
                 << std::endl;
     } else {
-      std::printf("report  %s: %zu tasks, %zu bench methods, %zu best kernels\n", s.index.c_str(), s.tasks, s.methods, s.kernels);
+      std::printf("report  %s: %zu tasks, %zu bench methods, %zu best kernels\n", s.index.c_str(), s.tasks, s.methods,
+                  s.kernels);
     }
     exit_code = 0;
   });

@@ -36,8 +36,15 @@ int run_runs(const RunsOptions& opt, const GlobalOptions& global) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : runs) {
       auto summary = nlohmann::json::parse(r.summary_json.empty() ? "null" : r.summary_json, nullptr, false);
-      out.push_back({{"id", r.id}, {"task", r.task}, {"board", r.board}, {"state", r.state}, {"method", r.method},
-                     {"seed", r.seed}, {"model", r.model}, {"started_at", r.started_at}, {"updated_at", r.updated_at},
+      out.push_back({{"id", r.id},
+                     {"task", r.task},
+                     {"board", r.board},
+                     {"state", r.state},
+                     {"method", r.method},
+                     {"seed", r.seed},
+                     {"model", r.model},
+                     {"started_at", r.started_at},
+                     {"updated_at", r.updated_at},
                      {"summary", summary.is_discarded() ? nlohmann::json(nullptr) : summary}});
     }
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
@@ -57,8 +64,8 @@ int run_runs(const RunsOptions& opt, const GlobalOptions& global) {
                     static_cast<long long>(summary.value("best_kernel_id", int64_t{0})));
       best = buf;
     }
-    std::printf("%-24s %-16s %-4s %-6s %-9s %-17s %s\n", r.id.c_str(), r.task.c_str(), r.board.c_str(), r.method.c_str(),
-                r.state.c_str(), when(r.started_at).c_str(), best.c_str());
+    std::printf("%-24s %-16s %-4s %-6s %-9s %-17s %s\n", r.id.c_str(), r.task.c_str(), r.board.c_str(),
+                r.method.c_str(), r.state.c_str(), when(r.started_at).c_str(), best.c_str());
   }
   return 0;
 }

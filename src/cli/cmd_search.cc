@@ -33,7 +33,8 @@ void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
   for (const auto& row : db.kernels(o.task, o.run_id)) {
     by_status[row.evaluation ? row.evaluation->status : "not evaluated"]++;
     if (row.kernel.op == "tuner" && row.evaluation && row.evaluation->speedup) {
-      variants.emplace_back(*row.evaluation->speedup, row.kernel.description.substr(row.kernel.description.find("knobs ") + 6));
+      variants.emplace_back(*row.evaluation->speedup,
+                            row.kernel.description.substr(row.kernel.description.find("knobs ") + 6));
     }
   }
   std::sort(variants.rbegin(), variants.rend());
@@ -43,8 +44,9 @@ void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
               o.method.c_str(), o.state.c_str(), search::format_duration(o.seconds).c_str(),
               o.stop_reason.empty() ? "" : (": " + o.stop_reason).c_str());
   if (o.best_speedup > 1.0) {
-    std::printf("best    kernel #%lld: %.3fx ker0 (%s vs %s modeled cycles)\n", static_cast<long long>(o.best_kernel_id),
-                o.best_speedup, with_commas(o.best_cycles).c_str(), with_commas(o.baseline_cycles).c_str());
+    std::printf("best    kernel #%lld: %.3fx ker0 (%s vs %s modeled cycles)\n",
+                static_cast<long long>(o.best_kernel_id), o.best_speedup, with_commas(o.best_cycles).c_str(),
+                with_commas(o.baseline_cycles).c_str());
   } else {
     std::printf("best    nothing beat ker0 (%s modeled cycles); the best is ker0 itself (kernel #%lld)\n",
                 with_commas(o.baseline_cycles).c_str(), static_cast<long long>(o.best_kernel_id));
@@ -64,23 +66,26 @@ void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
     std::printf("tuned   %s%s (ker0's own settings: 1.000x)\n", tried.c_str(), variants.size() > 8 ? ", ..." : "");
   }
   if (!o.llm.empty()) {
-    std::printf("llm     %s: %lld calls (%lld from the cache, %lld failed, %lld retried requests, %lld unusable replies, "
-                "%lld repeats of a kernel on record), %s tokens in, %s out, cost %.4f\n",
-                o.llm.c_str(), static_cast<long long>(o.totals.llm_calls), static_cast<long long>(o.totals.cache_hits),
-                static_cast<long long>(o.totals.llm_failures), static_cast<long long>(o.summary.value("retries", int64_t{0})),
-                static_cast<long long>(o.totals.unusable_replies), static_cast<long long>(o.totals.repeats),
-                with_commas(static_cast<double>(o.totals.prompt_tokens)).c_str(),
-                with_commas(static_cast<double>(o.totals.completion_tokens)).c_str(), o.totals.cost);
+    std::printf(
+        "llm     %s: %lld calls (%lld from the cache, %lld failed, %lld retried requests, %lld unusable replies, "
+        "%lld repeats of a kernel on record), %s tokens in, %s out, cost %.4f\n",
+        o.llm.c_str(), static_cast<long long>(o.totals.llm_calls), static_cast<long long>(o.totals.cache_hits),
+        static_cast<long long>(o.totals.llm_failures), static_cast<long long>(o.summary.value("retries", int64_t{0})),
+        static_cast<long long>(o.totals.unusable_replies), static_cast<long long>(o.totals.repeats),
+        with_commas(static_cast<double>(o.totals.prompt_tokens)).c_str(),
+        with_commas(static_cast<double>(o.totals.completion_tokens)).c_str(), o.totals.cost);
   }
-  std::printf("next    eok show %lld | eok kernels --task %s --run %s | eok leaderboard | eok export --task %s --out DIR\n",
-              static_cast<long long>(o.best_kernel_id), o.task.c_str(), o.run_id.c_str(), o.task.c_str());
+  std::printf(
+      "next    eok show %lld | eok kernels --task %s --run %s | eok leaderboard | eok export --task %s --out DIR\n",
+      static_cast<long long>(o.best_kernel_id), o.task.c_str(), o.run_id.c_str(), o.task.c_str());
   if (o.state == "stopped") std::printf("        continue it with: eok search --resume %s\n", o.run_id.c_str());
 }
 
 int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   search::SearchRequest req{find_project_root(global.root), Workspace::open()};
-  req.config = Config::load(req.root, opt.config_file.empty() ? std::nullopt : std::optional<std::filesystem::path>(opt.config_file));
+  req.config = Config::load(
+      req.root, opt.config_file.empty() ? std::nullopt : std::optional<std::filesystem::path>(opt.config_file));
   auto set = [&](const char* key, const auto& value) {
     if (value) req.config.set(key, std::to_string(*value), "flag");
   };
@@ -123,14 +128,17 @@ int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
     if (!ignored.empty()) {
       std::string list;
       for (const auto& f : ignored) list += (list.empty() ? "" : ", ") + f;
-      log::warn("--resume continues run {} with the configuration it was started with: {} ignored (start a new run to "
-                "change them)", opt.resume, list);
+      log::warn(
+          "--resume continues run {} with the configuration it was started with: {} ignored (start a new run to "
+          "change them)",
+          opt.resume, list);
     }
   } else if (opt.task.empty()) {
     throw ConfigError("--task is required (or --resume RUN_ID): eok search --task mish");
   }
   if (!opt.run_id.empty()) {
-    if (!opt.resume.empty()) throw ConfigError("--run-id names a new run; --resume continues an existing one: give one of them");
+    if (!opt.resume.empty())
+      throw ConfigError("--run-id names a new run; --resume continues an existing one: give one of them");
     req.new_run_id = opt.run_id;
   }
   req.task = opt.task;
@@ -172,18 +180,25 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_co
       "(check the setup with eok doctor, then --resume).\n"
       "Exit code: 0 finished, 7 stopped early (Ctrl-C, budget, a failing board), 8 failed (every LLM call failed\n"
       "or no reply held a kernel: nothing was learned), 1-6 errors.\n\n"
-      "Examples:\n  eok search --task mish --board k1\n  EOK_LLM_BASE_URL=http://127.0.0.1:8000/v1 eok search --task relu_f32 --iterations 3\n"
+      "Examples:\n  eok search --task mish --board k1\n  EOK_LLM_BASE_URL=http://127.0.0.1:8000/v1 eok search --task "
+      "relu_f32 --iterations 3\n"
       "  eok search --resume r20261122-143005-7f3a");
   cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32)");
-  cmd->add_option("--board,-b", opt->board, "board profile: a name under configs/boards/ (k1: the virtual K1) or the path of a .toml; on a real board kernels are checked on its virtual twin and timed on the board")->capture_default_str();
+  cmd->add_option("--board,-b", opt->board,
+                  "board profile: a name under configs/boards/ (k1: the virtual K1) or the path of a .toml; on a real "
+                  "board kernels are checked on its virtual twin and timed on the board")
+      ->capture_default_str();
   cmd->add_option("--resume", opt->resume, "continue a stopped or killed run (its stored settings apply)");
-  cmd->add_option("--run-id", opt->run_id, "the id of the new run (default: drawn; scripts and eok bench choose it up front)");
+  cmd->add_option("--run-id", opt->run_id,
+                  "the id of the new run (default: drawn; scripts and eok bench choose it up front)");
   cmd->add_option("--config", opt->config_file, "a TOML file of settings over configs/eok.toml");
-  cmd->add_option("--method", opt->method, "eok, eoh, tuner, or auto (default: eok with an LLM and an idea pool, eoh with an LLM, else tuner)");
+  cmd->add_option("--method", opt->method,
+                  "eok, eoh, tuner, or auto (default: eok with an LLM and an idea pool, eoh with an LLM, else tuner)");
   cmd->add_option("--pool", opt->pool, "idea pool JSON (default: the workspace's latest mined pool)");
   cmd->add_option("--thought-sampling", opt->thought_sampling,
                   "softmax (weighted by effectiveness, the default) or uniform: the paper's sampling ablation");
-  cmd->add_option("--rag", opt->rag, "retrieval into prompts: both (default), docs, code or none: the paper's RAG ablation");
+  cmd->add_option("--rag", opt->rag,
+                  "retrieval into prompts: both (default), docs, code or none: the paper's RAG ablation");
   cmd->add_option("--iterations", opt->iterations, "EoK iterations (search.iterations)");
   cmd->add_option("--parallel", opt->parallel, "parallel EoH searches per iteration (search.parallel)");
   cmd->add_option("--population", opt->population, "EoH population size (search.population)");

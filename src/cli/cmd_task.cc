@@ -33,7 +33,9 @@ std::pair<std::string, std::vector<Param>> parse_signature(const std::string& si
   static const std::regex whole(R"(^\s*([A-Za-z_][\w\s]*?)\s*\b([A-Za-z_]\w*)\s*\(([^()]*)\)\s*;?\s*$)");
   std::smatch m;
   if (!std::regex_match(sig, m, whole)) {
-    throw ConfigError("--signature '" + sig + "' is not a C function declaration, e.g. \"void saxpy_f32(float *y, const float *x, float a, size_t n)\"");
+    throw ConfigError(
+        "--signature '" + sig +
+        "' is not a C function declaration, e.g. \"void saxpy_f32(float *y, const float *x, float a, size_t n)\"");
   }
   std::vector<Param> params;
   std::string list = m[3].str();
@@ -41,10 +43,12 @@ std::pair<std::string, std::vector<Param>> parse_signature(const std::string& si
     const size_t end = std::min(list.find(',', at), list.size());
     std::string p = list.substr(at, end - at);
     at = end + 1;
-    static const std::regex one(R"(^\s*(const\s+)?([A-Za-z_][\w\s]*?)\s*(\*?)\s*(?:restrict\s+|__restrict\s+)?([A-Za-z_]\w*)\s*$)");
+    static const std::regex one(
+        R"(^\s*(const\s+)?([A-Za-z_][\w\s]*?)\s*(\*?)\s*(?:restrict\s+|__restrict\s+)?([A-Za-z_]\w*)\s*$)");
     std::smatch pm;
     if (p.find_first_not_of(" \t") == std::string::npos) continue;
-    if (!std::regex_match(p, pm, one)) throw ConfigError("--signature: cannot read the parameter '" + p + "' (name each parameter)");
+    if (!std::regex_match(p, pm, one))
+      throw ConfigError("--signature: cannot read the parameter '" + p + "' (name each parameter)");
     params.push_back({pm[2].str(), pm[4].str(), !pm[3].str().empty(), pm[1].matched});
   }
   if (params.empty()) throw ConfigError("--signature declares no parameter: a kernel needs its buffers and sizes");
@@ -54,21 +58,24 @@ std::pair<std::string, std::vector<Param>> parse_signature(const std::string& si
 // The element type name task.toml uses for a C type, or "" when eok has none.
 std::string elem_of(const std::string& c) {
   static const std::map<std::string, std::string> names = {
-      {"float", "f32"},   {"double", "f64"},  {"_Float16", "f16"}, {"int8_t", "i8"},   {"uint8_t", "u8"},
-      {"int16_t", "i16"}, {"uint16_t", "u16"}, {"int32_t", "i32"}, {"int", "i32"},     {"uint32_t", "u32"},
-      {"int64_t", "i64"}, {"uint64_t", "u64"}, {"long", "i64"},    {"unsigned", "u32"}};
+      {"float", "f32"},   {"double", "f64"},   {"_Float16", "f16"}, {"int8_t", "i8"},   {"uint8_t", "u8"},
+      {"int16_t", "i16"}, {"uint16_t", "u16"}, {"int32_t", "i32"},  {"int", "i32"},     {"uint32_t", "u32"},
+      {"int64_t", "i64"}, {"uint64_t", "u64"}, {"long", "i64"},     {"unsigned", "u32"}};
   auto it = names.find(c);
   return it == names.end() ? "" : it->second;
 }
 
-bool is_size_type(const std::string& c) { return c == "size_t" || c == "int" || c == "int64_t" || c == "long"; }
+bool is_size_type(const std::string& c) {
+  return c == "size_t" || c == "int" || c == "int64_t" || c == "long";
+}
 
 std::string task_toml(const std::string& id, const std::string& signature, const std::vector<Param>& params) {
   std::vector<std::string> sizes;
   for (const auto& p : params) {
     if (!p.pointer && (p.type == "size_t")) sizes.push_back(p.name);
   }
-  if (sizes.empty()) throw ConfigError("--signature has no size_t parameter: eok needs one to size the buffers (e.g. size_t n)");
+  if (sizes.empty())
+    throw ConfigError("--signature has no size_t parameter: eok needs one to size the buffers (e.g. size_t n)");
   std::string dtype = "f32";
   for (const auto& p : params) {
     if (p.pointer && !elem_of(p.type).empty()) {
@@ -77,21 +84,27 @@ std::string task_toml(const std::string& id, const std::string& signature, const
     }
   }
   const bool floating = dtype[0] == 'f';
-  std::string t = "# Written by `eok task new`; kernels/README.md describes every key. Check it with `eok task check " + id + "`.\n";
-  t += "id = \"" + id + "\"\nname = \"" + id + " (describe it here)\"\ngroup = \"general\"\ncategory = \"custom\"\ndtype = \"" + dtype +
+  std::string t = "# Written by `eok task new`; kernels/README.md describes every key. Check it with `eok task check " +
+                  id + "`.\n";
+  t += "id = \"" + id + "\"\nname = \"" + id +
+       " (describe it here)\"\ngroup = \"general\"\ncategory = \"custom\"\ndtype = \"" + dtype +
        "\"\nmarch = \"rv64gcv\"\nentry = \"" + id + "\"\nsignature = \"" + signature + "\"\n";
   // A class of kernels/README.md: arithmetic for f32/f64, simple for f16, bit-exact for integers.
   const std::string tolerance = !floating ? "exact" : dtype == "f16" ? "f16_simple" : "f32_arith";
   t += "tolerance = \"" + tolerance + "\"   # exact, f32_arith, f32_transcendental, f32_composite, f32_accum, f16_*\n";
-  t += "# flops = \"2*" + sizes[0] + "\"   # per call, for the roofline (optional)\n# bytes = \"12*" + sizes[0] + "\"\n";
+  t +=
+      "# flops = \"2*" + sizes[0] + "\"   # per call, for the roofline (optional)\n# bytes = \"12*" + sizes[0] + "\"\n";
   for (const auto& p : params) {
     t += "\n[[args]]\nname = \"" + p.name + "\"\n";
     if (p.pointer) {
       const std::string e = elem_of(p.type);
-      if (e.empty()) throw ConfigError("--signature: eok has no element type for '" + p.type + " *' (use float, double, _Float16, int8_t ... uint64_t)");
-      t += "kind = \"buffer\"\ntype = \"" + e + "\"\nlen = \"" + sizes[0] + "\"\naccess = \"" + (p.is_const ? "in" : "inout") +
-           "\"   # in, out or inout\n";
-      t += e[0] == 'f' ? "dist = \"uniform(-10, 10)\"\nspecials = [\"nan\", \"inf\", \"zero\"]\n" : "dist = \"uniform(-100, 100)\"\n";
+      if (e.empty())
+        throw ConfigError("--signature: eok has no element type for '" + p.type +
+                          " *' (use float, double, _Float16, int8_t ... uint64_t)");
+      t += "kind = \"buffer\"\ntype = \"" + e + "\"\nlen = \"" + sizes[0] + "\"\naccess = \"" +
+           (p.is_const ? "in" : "inout") + "\"   # in, out or inout\n";
+      t += e[0] == 'f' ? "dist = \"uniform(-10, 10)\"\nspecials = [\"nan\", \"inf\", \"zero\"]\n"
+                       : "dist = \"uniform(-100, 100)\"\n";
     } else if (p.type == "size_t") {
       t += "kind = \"scalar\"\ntype = \"size_t\"\nvalue = \"" + p.name + "\"\n";
     } else if (p.type == "float" || p.type == "double") {
@@ -112,8 +125,10 @@ std::string task_toml(const std::string& id, const std::string& signature, const
 }
 
 // A C file to fill in: the entry function with an #error where its body goes, which names the file's role.
-std::string c_file(const std::string& id, const std::string& signature, const std::string& role, const std::string& advice) {
-  return "// " + id + ": " + role + " (" + advice + ")\n#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n\n" +
+std::string c_file(const std::string& id, const std::string& signature, const std::string& role,
+                   const std::string& advice) {
+  return "// " + id + ": " + role + " (" + advice +
+         ")\n#include <math.h>\n#include <stddef.h>\n#include <stdint.h>\n\n" +
          signature.substr(0, signature.find_last_not_of(" ;") + 1) + " {\n" + "#error \"write the body of " + role +
          " here, then run: eok task check " + id + "\"\n}\n";
 }
@@ -126,7 +141,9 @@ struct NewOptions {
 int run_new(const NewOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   const auto [entry, params] = parse_signature(opt.signature);
-  if (entry != opt.name) throw ConfigError("the task's name must be its entry function: the signature declares " + entry + ", not " + opt.name);
+  if (entry != opt.name)
+    throw ConfigError("the task's name must be its entry function: the signature declares " + entry + ", not " +
+                      opt.name);
   fs::path dir = opt.dir;
   if (dir.empty()) {
     const char* path = std::getenv("EOK_TASKS_PATH");
@@ -134,23 +151,31 @@ int run_new(const NewOptions& opt, const GlobalOptions& global) {
     dir = first.empty() ? fs::path("tasks") : fs::path(first);
   }
   const fs::path task_dir = dir / opt.name;
-  if (fs::exists(task_dir / "task.toml")) throw ConfigError(task_dir.string() + " already holds a task: edit it, or choose another name");
+  if (fs::exists(task_dir / "task.toml"))
+    throw ConfigError(task_dir.string() + " already holds a task: edit it, or choose another name");
   const std::string toml = task_toml(opt.name, opt.signature, params);
   fs::create_directories(task_dir);
   write_file_atomic(task_dir / "task.toml", toml);
-  write_file_atomic(task_dir / "ref.c", c_file(opt.name, opt.signature, "the reference", "simple and obviously right, in double where it matters"));
-  write_file_atomic(task_dir / "ker0.c", c_file(opt.name, opt.signature, "the baseline kernel", "the search starts from it; the reference's loop is fine"));
+  write_file_atomic(task_dir / "ref.c", c_file(opt.name, opt.signature, "the reference",
+                                               "simple and obviously right, in double where it matters"));
+  write_file_atomic(task_dir / "ker0.c", c_file(opt.name, opt.signature, "the baseline kernel",
+                                                "the search starts from it; the reference's loop is fine"));
   const std::string tasks_path = fs::absolute(dir).string();
   if (opt.json) {
-    std::cout << nlohmann::json{{"task", opt.name}, {"dir", fs::absolute(task_dir).string()}, {"tasks_path", tasks_path}}.dump(2) << std::endl;
+    std::cout << nlohmann::json{{"task", opt.name},
+                                {"dir", fs::absolute(task_dir).string()},
+                                {"tasks_path", tasks_path}}
+                     .dump(2)
+              << std::endl;
     return 0;
   }
   std::printf("task    %s written to %s (task.toml, ref.c, ker0.c)\n", opt.name.c_str(), task_dir.c_str());
-  std::printf("next    1. write ref.c and ker0.c (each has an #error where the code goes); check task.toml's sizes,\n"
-              "           value ranges and tolerance (kernels/README.md)\n"
-              "        2. export EOK_TASKS_PATH=%s   (eok looks there before its own kernels/)\n"
-              "        3. eok task check %s\n        4. eok search --task %s\n",
-              tasks_path.c_str(), opt.name.c_str(), opt.name.c_str());
+  std::printf(
+      "next    1. write ref.c and ker0.c (each has an #error where the code goes); check task.toml's sizes,\n"
+      "           value ranges and tolerance (kernels/README.md)\n"
+      "        2. export EOK_TASKS_PATH=%s   (eok looks there before its own kernels/)\n"
+      "        3. eok task check %s\n        4. eok search --task %s\n",
+      tasks_path.c_str(), opt.name.c_str(), opt.name.c_str());
   return 0;
 }
 
@@ -176,8 +201,9 @@ int run_check(const CheckOptions& opt, const GlobalOptions& global) {
       std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
       return 1;
     }
-    std::printf("ref.c   does not compile: %s\n%s\nnext    fix %s, then run eok task check %s again\n", ref.message.c_str(),
-                ref.compiler_output.substr(0, 2000).c_str(), task.ref_path().c_str(), task.id.c_str());
+    std::printf("ref.c   does not compile: %s\n%s\nnext    fix %s, then run eok task check %s again\n",
+                ref.message.c_str(), ref.compiler_output.substr(0, 2000).c_str(), task.ref_path().c_str(),
+                task.id.c_str());
     return 1;
   }
   const evaluator::EvalResult r = session.evaluator->evaluate(task, read_file(task.ker0_path()), 1);
@@ -196,8 +222,8 @@ int run_check(const CheckOptions& opt, const GlobalOptions& global) {
     std::printf("next    fix ref.c or ker0.c, then run eok task check %s again\n", task.id.c_str());
     return 1;
   }
-  std::printf("ker0    agrees with ref on every check size; %s modeled cycles on %s\n", with_commas(r.cycles.value_or(0)).c_str(),
-              opt.board.c_str());
+  std::printf("ker0    agrees with ref on every check size; %s modeled cycles on %s\n",
+              with_commas(r.cycles.value_or(0)).c_str(), opt.board.c_str());
   std::printf("next    eok search --task %s\n", task.id.c_str());
   return 0;
 }
@@ -221,8 +247,9 @@ void add_task_command(CLI::App& app, const GlobalOptions& global, int& exit_code
   create->callback([n, &global, &exit_code] { exit_code = run_new(*n, global); });
   auto c = std::make_shared<CheckOptions>();
   CLI::App* check = cmd->add_subcommand(
-      "check", "Validate a task (task.toml) and judge its ker0 against its ref on every check size on the board.\n"
-               "Exit code 0 when ker0 is correct, 1 when not, 2-5 when the task itself is at fault.");
+      "check",
+      "Validate a task (task.toml) and judge its ker0 against its ref on every check size on the board.\n"
+      "Exit code 0 when ker0 is correct, 1 when not, 2-5 when the task itself is at fault.");
   check->add_option("name", c->name, "task id or name (found in $EOK_TASKS_PATH, then kernels/)")->required();
   check->add_option("--board,-b", c->board, "board profile")->capture_default_str();
   check->add_flag("--json", c->json, "print the evaluation as JSON");

@@ -31,9 +31,17 @@ int run_tasks(bool json, const GlobalOptions& global) {
     for (const auto& t : tasks) {
       if (!seen.insert(t.id).second) continue;
       if (json) {
-        out.push_back({{"id", t.id}, {"name", t.name}, {"group", t.group}, {"category", t.category}, {"dtype", t.dtype},
-                       {"march", t.march}, {"signature", t.signature}, {"tolerance", t.tolerance.name},
-                       {"timed", t.timed}, {"check_sizes", t.checks.size()}, {"approach", t.approach}});
+        out.push_back({{"id", t.id},
+                       {"name", t.name},
+                       {"group", t.group},
+                       {"category", t.category},
+                       {"dtype", t.dtype},
+                       {"march", t.march},
+                       {"signature", t.signature},
+                       {"tolerance", t.tolerance.name},
+                       {"timed", t.timed},
+                       {"check_sizes", t.checks.size()},
+                       {"approach", t.approach}});
       } else {
         std::printf("%-18s %-8s %-6s %-20s %s\n", t.id.c_str(), t.group.c_str(), t.dtype.c_str(),
                     evaluator::format_sizes(t.timed).c_str(), t.signature.c_str());
@@ -41,7 +49,11 @@ int run_tasks(bool json, const GlobalOptions& global) {
     }
   }
   if (json) std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
-  if (broken) log::warn("{} task(s) could not be loaded (above): fix their task.toml; eok task files are described in kernels/README.md", broken);
+  if (broken)
+    log::warn(
+        "{} task(s) could not be loaded (above): fix their task.toml; eok task files are described in "
+        "kernels/README.md",
+        broken);
   return broken ? 2 : 0;
 }
 
@@ -49,9 +61,10 @@ int run_tasks(bool json, const GlobalOptions& global) {
 
 void add_tasks_command(CLI::App& app, const GlobalOptions& global, int& exit_code) {
   auto json = std::make_shared<bool>(false);
-  CLI::App* cmd = app.add_subcommand("tasks",
-                                     "List the task catalog (kernels/<id>/task.toml): id, group, data type, timed size\n"
-                                     "and the entry function a candidate must define.");
+  CLI::App* cmd =
+      app.add_subcommand("tasks",
+                         "List the task catalog (kernels/<id>/task.toml): id, group, data type, timed size\n"
+                         "and the entry function a candidate must define.");
   cmd->add_flag("--json", *json, "print the catalog as JSON");
   cmd->callback([json, &global, &exit_code] { exit_code = run_tasks(*json, global); });
 }

@@ -16,9 +16,13 @@
 
 namespace eok::cli {
 
-bool stdout_is_terminal() { return isatty(STDOUT_FILENO) != 0; }
+bool stdout_is_terminal() {
+  return isatty(STDOUT_FILENO) != 0;
+}
 
-std::unique_ptr<db::KernelDb> open_kernel_db(const Workspace& ws) { return db::KernelDb::open(ws.database_path()); }
+std::unique_ptr<db::KernelDb> open_kernel_db(const Workspace& ws) {
+  return db::KernelDb::open(ws.database_path());
+}
 
 std::unique_ptr<db::KernelDb> open_kernel_db_for_reading(const Workspace& ws) {
   return db::KernelDb::open_for_reading(ws.database_path());
@@ -55,7 +59,9 @@ int main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("eok ") + EOK_VERSION);
   cli::GlobalOptions global;
-  app.add_option("--root", global.root, "eok data root holding kernels/ and configs/ (default: found from the current directory, $EOK_ROOT, or the source tree)")
+  app.add_option("--root", global.root,
+                 "eok data root holding kernels/ and configs/ (default: found from the current directory, $EOK_ROOT, "
+                 "or the source tree)")
       ->check(CLI::ExistingDirectory);
   app.add_option("--log-level", global.log_level, "trace, debug, info, warn, error, off")->capture_default_str();
   // Every command finds tasks through EOK_TASKS_PATH (evaluator::task_dirs): the flag puts its folder first.
@@ -63,7 +69,8 @@ int main(int argc, char** argv) {
          "--tasks-dir",
          [](const std::string& dir) {
            const char* old = std::getenv("EOK_TASKS_PATH");
-           const std::string path = std::filesystem::absolute(dir).string() + (old && *old ? std::string(":") + old : "");
+           const std::string path =
+               std::filesystem::absolute(dir).string() + (old && *old ? std::string(":") + old : "");
            ::setenv("EOK_TASKS_PATH", path.c_str(), 1);
          },
          "a folder of your own tasks, searched before $EOK_TASKS_PATH and kernels/ (eok task new writes there)")

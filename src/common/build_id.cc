@@ -13,7 +13,7 @@ namespace {
 int find_build_id(struct dl_phdr_info* info, size_t, void* data) {
   auto* out = static_cast<std::string*>(data);
   for (int i = 0; i < info->dlpi_phnum; ++i) {
-    const ElfW(Phdr)& ph = info->dlpi_phdr[i];
+    const ElfW(Phdr) & ph = info->dlpi_phdr[i];
     if (ph.p_type != PT_NOTE) continue;
     const auto* p = reinterpret_cast<const unsigned char*>(info->dlpi_addr + ph.p_vaddr);
     const unsigned char* end = p + ph.p_memsz;

@@ -14,10 +14,14 @@ namespace {
 
 const char* type_name(KeyType t) {
   switch (t) {
-    case KeyType::string: return "a string";
-    case KeyType::integer: return "an integer";
-    case KeyType::number: return "a number";
-    case KeyType::boolean: return "true or false";
+    case KeyType::string:
+      return "a string";
+    case KeyType::integer:
+      return "an integer";
+    case KeyType::number:
+      return "a number";
+    case KeyType::boolean:
+      return "true or false";
   }
   return "?";
 }
@@ -25,10 +29,16 @@ const char* type_name(KeyType t) {
 bool valid(KeyType t, const std::string& text) {
   char* end = nullptr;
   switch (t) {
-    case KeyType::string: return true;
-    case KeyType::integer: std::strtoll(text.c_str(), &end, 10); return !text.empty() && *end == '\0';
-    case KeyType::number: std::strtod(text.c_str(), &end); return !text.empty() && *end == '\0';
-    case KeyType::boolean: return text == "true" || text == "false" || text == "1" || text == "0";
+    case KeyType::string:
+      return true;
+    case KeyType::integer:
+      std::strtoll(text.c_str(), &end, 10);
+      return !text.empty() && *end == '\0';
+    case KeyType::number:
+      std::strtod(text.c_str(), &end);
+      return !text.empty() && *end == '\0';
+    case KeyType::boolean:
+      return text == "true" || text == "false" || text == "1" || text == "0";
   }
   return false;
 }
@@ -168,7 +178,9 @@ bool Config::boolean(const std::string& key) const {
   return t == "true" || t == "1";
 }
 
-bool Config::is_default(const std::string& key) const { return origin(key) == "default"; }
+bool Config::is_default(const std::string& key) const {
+  return origin(key) == "default";
+}
 
 const std::string& Config::origin(const std::string& key) const {
   spec(key);
@@ -181,10 +193,18 @@ nlohmann::json Config::to_json() const {
     if (k.secret) continue;
     const std::string& t = values_.at(k.name).text;
     switch (k.type) {
-      case KeyType::string: j[k.name] = t; break;
-      case KeyType::integer: j[k.name] = std::strtoll(t.c_str(), nullptr, 10); break;
-      case KeyType::number: j[k.name] = std::strtod(t.c_str(), nullptr); break;
-      case KeyType::boolean: j[k.name] = t == "true" || t == "1"; break;
+      case KeyType::string:
+        j[k.name] = t;
+        break;
+      case KeyType::integer:
+        j[k.name] = std::strtoll(t.c_str(), nullptr, 10);
+        break;
+      case KeyType::number:
+        j[k.name] = std::strtod(t.c_str(), nullptr);
+        break;
+      case KeyType::boolean:
+        j[k.name] = t == "true" || t == "1";
+        break;
     }
   }
   return j;

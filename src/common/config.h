@@ -19,11 +19,11 @@ namespace eok {
 enum class KeyType { string, integer, number, boolean };
 
 struct KeySpec {
-  std::string name;           // "section.key"
+  std::string name;  // "section.key"
   KeyType type;
   std::string default_value;  // as text
   std::string help;
-  bool secret = false;        // environment only, never stored or printed
+  bool secret = false;  // environment only, never stored or printed
 };
 
 // Every configuration key eok knows.

@@ -72,7 +72,30 @@ class StorageError : public Error {
   const char* kind() const override { return "storage"; }
 };
 
+// A promise inside eok broke: a bug, never the user's input or the kernel's doing. Exit code 70; the
+// message names the condition and the source line, for a bug report.
+class InternalError : public Error {
+ public:
+  using Error::Error;
+  int exit_code() const override { return 70; }
+  const char* kind() const override { return "internal"; }
+};
+
+[[noreturn]] inline void fail_assertion(const char* condition, const std::string& why, const char* file, int line) {
+  throw InternalError(std::string(file) + ":" + std::to_string(line) + ": " + condition + " does not hold (" + why +
+                      "); please report this bug");
+}
+
+// Checks an invariant of eok's own code in every build type (unlike assert): a broken one throws
+// InternalError instead of running on with wrong state.
+#define EOK_ASSERT(condition, why)                                                  \
+  do {                                                                              \
+    if (!(condition)) ::eok::fail_assertion(#condition, (why), __FILE__, __LINE__); \
+  } while (false)
+
 // Whether `err` (an errno) is the storage's failure rather than a wrong path or permission.
-inline bool is_storage_errno(int err) { return err == ENOSPC || err == EDQUOT || err == EIO || err == EROFS; }
+inline bool is_storage_errno(int err) {
+  return err == ENOSPC || err == EDQUOT || err == EIO || err == EROFS;
+}
 
 }  // namespace eok

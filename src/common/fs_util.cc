@@ -43,34 +43,39 @@ std::string named(const fs::path& path, std::string_view what) {
 }
 
 [[noreturn]] void refuse_kind(const fs::path& path, std::string_view what, mode_t mode) {
-  throw ConfigError(named(path, what) + " is " + kind_of(mode) +
-                    ", not a regular file: eok reads only regular files here; name a regular file (a link to one is fine)");
+  throw ConfigError(
+      named(path, what) + " is " + kind_of(mode) +
+      ", not a regular file: eok reads only regular files here; name a regular file (a link to one is fine)");
 }
 
 // `grew`: the file passed the limit while being read (its size is then unknown).
-[[noreturn]] void refuse_size(const fs::path& path, std::string_view what, uintmax_t size, uintmax_t max_bytes, bool grew = false) {
+[[noreturn]] void refuse_size(const fs::path& path, std::string_view what, uintmax_t size, uintmax_t max_bytes,
+                              bool grew = false) {
   const std::string limit = byte_size_text(max_bytes);
   std::string shown = byte_size_text(size);
   if (shown == limit) shown = std::to_string(size) + " bytes";  // "1 KiB, over the limit of 1 KiB" would puzzle
-  throw ConfigError(named(path, what) + (grew ? " grew past " : " is " + shown + ", over ") + "eok's limit of " + limit +
-                    " for it: check that the path names the file you meant");
+  throw ConfigError(named(path, what) + (grew ? " grew past " : " is " + shown + ", over ") + "eok's limit of " +
+                    limit + " for it: check that the path names the file you meant");
 }
 
 [[noreturn]] void cannot_open(const fs::path& path, std::string_view what, int err) {
   if (err == ENOENT || err == ENOTDIR) {
     throw NotFoundError("no such file: " + path.string() + (what.empty() ? "" : " (the " + std::string(what) + ")"));
   }
-  if (err == ENXIO) throw ConfigError(named(path, what) + " is a socket or a device without a reader, not a regular file: name a regular file");
+  if (err == ENXIO)
+    throw ConfigError(named(path, what) +
+                      " is a socket or a device without a reader, not a regular file: name a regular file");
   throw NotFoundError("cannot read " + named(path, what) + ": " + std::strerror(err));
 }
 
 // The one reader behind read_regular_file and read_file. `refuse_pseudo`: refuse files of /proc and /sys.
 std::string read_checked(const fs::path& path, uintmax_t max_bytes, std::string_view what, bool refuse_pseudo) {
   // Look before opening: opening a device can have effects of its own (a tape rewinds, a terminal attaches).
-  struct stat st {};
+  struct stat st{};
   if (::stat(path.c_str(), &st) != 0) cannot_open(path, what, errno);
   if (!S_ISREG(st.st_mode)) refuse_kind(path, what, st.st_mode);
-  if (static_cast<uintmax_t>(st.st_size) > max_bytes) refuse_size(path, what, static_cast<uintmax_t>(st.st_size), max_bytes);
+  if (static_cast<uintmax_t>(st.st_size) > max_bytes)
+    refuse_size(path, what, static_cast<uintmax_t>(st.st_size), max_bytes);
 
   // The name may point elsewhere by now: what counts is what the descriptor opened. O_NONBLOCK so that a
   // FIFO put in the file's place cannot block the open; O_NOCTTY so that a terminal cannot attach.
@@ -80,23 +85,26 @@ std::string read_checked(const fs::path& path, uintmax_t max_bytes, std::string_
   if (::fstat(fd.get(), &st) != 0) cannot_open(path, what, errno);
   if (!S_ISREG(st.st_mode)) refuse_kind(path, what, st.st_mode);
   if (refuse_pseudo) {
-    struct statfs sfs {};
+    struct statfs sfs{};
     if (::fstatfs(fd.get(), &sfs) == 0) {
       const auto type = static_cast<unsigned long>(sfs.f_type);
       if (type == kProcSuperMagic || type == kSysfsMagic) {
-        throw ConfigError(named(path, what) + " is a file of /proc or /sys, made up by the kernel when read, not a regular "
+        throw ConfigError(named(path, what) +
+                          " is a file of /proc or /sys, made up by the kernel when read, not a regular "
                           "file: copy what you need into a regular file and name that");
       }
     }
   }
-  if (static_cast<uintmax_t>(st.st_size) > max_bytes) refuse_size(path, what, static_cast<uintmax_t>(st.st_size), max_bytes);
+  if (static_cast<uintmax_t>(st.st_size) > max_bytes)
+    refuse_size(path, what, static_cast<uintmax_t>(st.st_size), max_bytes);
 
   // Read at most max_bytes + 1: a file that grew past its limit since the fstat is refused, not read whole.
   std::string data;
   data.reserve(static_cast<size_t>(std::min<uintmax_t>(static_cast<uintmax_t>(st.st_size), max_bytes)) + 1);
   char buf[1 << 16];
   for (;;) {
-    const uintmax_t room = max_bytes == kNoLimit ? sizeof buf : std::min<uintmax_t>(sizeof buf, max_bytes + 1 - data.size());
+    const uintmax_t room =
+        max_bytes == kNoLimit ? sizeof buf : std::min<uintmax_t>(sizeof buf, max_bytes + 1 - data.size());
     if (room == 0) break;
     const ssize_t n = ::read(fd.get(), buf, static_cast<size_t>(room));
     if (n < 0) {
@@ -132,14 +140,17 @@ std::string read_regular_file(const fs::path& path, uintmax_t max_bytes, std::st
   return read_checked(path, max_bytes, what, true);
 }
 
-std::string read_file(const fs::path& path) { return read_checked(path, kNoLimit, "", false); }
+std::string read_file(const fs::path& path) {
+  return read_checked(path, kNoLimit, "", false);
+}
 
 namespace {
 
 // What the user can do about a storage errno (is_storage_errno).
 std::string storage_advice(int err) {
-  if (err == EROFS) return " (the file system is read-only: set EOK_HOME to a writable directory; runs, leaderboard, "
-                           "kernels, show and report can still read this workspace)";
+  if (err == EROFS)
+    return " (the file system is read-only: set EOK_HOME to a writable directory; runs, leaderboard, "
+           "kernels, show and report can still read this workspace)";
   if (err == EIO) return " (the disk reported an I/O error: check it, e.g. dmesg, then run the command again)";
   return " (free space where it lives, then run the command again)";
 }

@@ -16,10 +16,16 @@ std::string to_hex(XXH128_hash_t h) {
 }
 }  // namespace
 
-std::string content_hash(std::string_view data) { return to_hex(XXH3_128bits(data.data(), data.size())); }
+std::string content_hash(std::string_view data) {
+  return to_hex(XXH3_128bits(data.data(), data.size()));
+}
 
-Hasher::Hasher() : state_(XXH3_createState()) { XXH3_128bits_reset(static_cast<XXH3_state_t*>(state_)); }
-Hasher::~Hasher() { XXH3_freeState(static_cast<XXH3_state_t*>(state_)); }
+Hasher::Hasher() : state_(XXH3_createState()) {
+  XXH3_128bits_reset(static_cast<XXH3_state_t*>(state_));
+}
+Hasher::~Hasher() {
+  XXH3_freeState(static_cast<XXH3_state_t*>(state_));
+}
 
 Hasher& Hasher::add(std::string_view part) {
   auto* st = static_cast<XXH3_state_t*>(state_);
@@ -29,6 +35,8 @@ Hasher& Hasher::add(std::string_view part) {
   return *this;
 }
 
-std::string Hasher::hex() const { return to_hex(XXH3_128bits_digest(static_cast<XXH3_state_t*>(state_))); }
+std::string Hasher::hex() const {
+  return to_hex(XXH3_128bits_digest(static_cast<XXH3_state_t*>(state_)));
+}
 
 }  // namespace eok

@@ -23,7 +23,7 @@ void on_interrupt(int) {
 InterruptGuard::InterruptGuard(std::atomic<bool>& stop_flag) {
   g_stop = &stop_flag;
   g_interrupts = 0;
-  struct sigaction sa {};
+  struct sigaction sa{};
   sa.sa_handler = on_interrupt;
   sigemptyset(&sa.sa_mask);
   sigaction(SIGINT, &sa, &previous_int_);
@@ -36,13 +36,18 @@ InterruptGuard::~InterruptGuard() {
   g_stop = nullptr;
 }
 
-bool InterruptGuard::interrupted() const { return g_interrupts > 0; }
+bool InterruptGuard::interrupted() const {
+  return g_interrupts > 0;
+}
 
-bool interrupt_requested() { return g_stop.load() != nullptr && g_interrupts.load() > 0; }
+bool interrupt_requested() {
+  return g_stop.load() != nullptr && g_interrupts.load() > 0;
+}
 
 bool sleep_unless_interrupted(double seconds) {
   using Clock = std::chrono::steady_clock;
-  const Clock::time_point end = Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
+  const Clock::time_point end =
+      Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(seconds));
   while (Clock::now() < end) {
     if (interrupt_requested()) return false;
     const Clock::duration left = end - Clock::now();

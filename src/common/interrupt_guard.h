@@ -20,7 +20,7 @@ class InterruptGuard {
   bool interrupted() const;
 
  private:
-  struct sigaction previous_int_ {}, previous_term_ {};
+  struct sigaction previous_int_{}, previous_term_{};
 };
 
 // True once a signal arrived while the current guard lives: an LLM transfer or a retry wait in progress

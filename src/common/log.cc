@@ -64,6 +64,8 @@ void set_level(const std::string& level) {
   spdlog::set_level(parsed);
 }
 
-void set_status_line(const std::string& text) { sink().set_status(text); }
+void set_status_line(const std::string& text) {
+  sink().set_status(text);
+}
 
 }  // namespace eok::log

@@ -28,8 +28,9 @@ std::string missing_parts(const fs::path& dir) {
 fs::path checked_root(const fs::path& dir, const std::string& named_by) {
   const std::string missing = missing_parts(dir);
   if (!missing.empty()) {
-    throw NotFoundError(named_by + " " + dir.string() + " lacks " + missing +
-                        ": eok's data root is its source tree (or a copy of its kernels/, configs/, evaluator/ and prompts/)");
+    throw NotFoundError(
+        named_by + " " + dir.string() + " lacks " + missing +
+        ": eok's data root is its source tree (or a copy of its kernels/, configs/, evaluator/ and prompts/)");
   }
   return fs::absolute(dir);
 }
@@ -46,7 +47,8 @@ fs::path find_project_root(const std::optional<fs::path>& explicit_root) {
 #ifdef EOK_DEFAULT_ROOT
   if (looks_like_root(EOK_DEFAULT_ROOT)) return EOK_DEFAULT_ROOT;
 #endif
-  throw NotFoundError("cannot find the eok data (kernels/, configs/): run eok inside its source tree, or set EOK_ROOT / --root");
+  throw NotFoundError(
+      "cannot find the eok data (kernels/, configs/): run eok inside its source tree, or set EOK_ROOT / --root");
 }
 
 Workspace Workspace::open(const std::optional<fs::path>& explicit_home) {
@@ -61,7 +63,9 @@ Workspace Workspace::open(const std::optional<fs::path>& explicit_home) {
   ws.root_ = fs::absolute(ws.root_);
   std::error_code ec;
   fs::create_directories(ws.root_, ec);
-  if (ec) throw Error("cannot create the workspace " + ws.root_.string() + ": " + ec.message() + " (set EOK_HOME to a writable directory)");
+  if (ec)
+    throw Error("cannot create the workspace " + ws.root_.string() + ": " + ec.message() +
+                " (set EOK_HOME to a writable directory)");
   return ws;
 }
 

@@ -17,9 +17,15 @@ std::string clock_text(double seconds) {
 }  // namespace
 
 ProgressBar::ProgressBar(std::string label, int64_t total, bool terminal)
-    : label_(std::move(label)), total_(total), terminal_(terminal), start_(std::chrono::steady_clock::now()), last_draw_(start_) {}
+    : label_(std::move(label)),
+      total_(total),
+      terminal_(terminal),
+      start_(std::chrono::steady_clock::now()),
+      last_draw_(start_) {}
 
-ProgressBar::~ProgressBar() { finish(); }
+ProgressBar::~ProgressBar() {
+  finish();
+}
 
 void ProgressBar::update(int64_t done, int64_t total) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -38,14 +44,17 @@ void ProgressBar::draw_locked(bool force) {
   std::string eta;
   if (rate > 0 && total_ > done_) eta = "  ETA " + clock_text(static_cast<double>(total_ - done_) / rate);
   char counts[96];
-  if (total_ > 0) std::snprintf(counts, sizeof counts, "%lld/%lld", static_cast<long long>(done_), static_cast<long long>(total_));
-  else std::snprintf(counts, sizeof counts, "%lld", static_cast<long long>(done_));
+  if (total_ > 0)
+    std::snprintf(counts, sizeof counts, "%lld/%lld", static_cast<long long>(done_), static_cast<long long>(total_));
+  else
+    std::snprintf(counts, sizeof counts, "%lld", static_cast<long long>(done_));
   char speed[48];
   std::snprintf(speed, sizeof speed, "%.0f/s", rate);
   if (terminal_) {
     std::string bar;
     if (total_ > 0) {
-      const int width = 24, filled = static_cast<int>(width * std::min<double>(1.0, static_cast<double>(done_) / static_cast<double>(total_)));
+      const int width = 24, filled = static_cast<int>(width * std::min<double>(1.0, static_cast<double>(done_) /
+                                                                                        static_cast<double>(total_)));
       bar = "[" + std::string(filled, '#') + std::string(width - filled, '.') + "] ";
     }
     std::fprintf(stderr, "\r\033[K%s %s%s  %s%s", label_.c_str(), bar.c_str(), counts, speed, eta.c_str());
@@ -60,7 +69,8 @@ void ProgressBar::finish(const std::string& summary) {
   if (finished_) return;
   finished_ = true;
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  const std::string text = label_ + ": " + (summary.empty() ? std::to_string(done_) + " done" : summary) + " in " + clock_text(elapsed);
+  const std::string text =
+      label_ + ": " + (summary.empty() ? std::to_string(done_) + " done" : summary) + " in " + clock_text(elapsed);
   if (terminal_) std::fprintf(stderr, "\r\033[K");
   log::info("{}", text);
 }

@@ -37,13 +37,13 @@ struct CStrings {
 
 void set_limit(int resource, uint64_t value) {
   if (value == 0) return;
-  struct rlimit rl {static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
+  struct rlimit rl{static_cast<rlim_t>(value), static_cast<rlim_t>(value)};
   setrlimit(resource, &rl);
 }
 
 // Runs in the child between fork and exec: async-signal-safe calls only.
-[[noreturn]] void child_exec(const ProcessSpec& spec, char* const* argv, char* const* envp, const char* cwd,
-                             int in_fd, int out_fd, int err_fd, int status_fd) {
+[[noreturn]] void child_exec(const ProcessSpec& spec, char* const* argv, char* const* envp, const char* cwd, int in_fd,
+                             int out_fd, int err_fd, int status_fd) {
   setpgid(0, 0);
   if (spec.die_with_parent) prctl(PR_SET_PDEATHSIG, SIGKILL);
   sigset_t none;
@@ -58,7 +58,7 @@ void set_limit(int resource, uint64_t value) {
   set_limit(RLIMIT_AS, spec.limits.address_space_bytes);
   set_limit(RLIMIT_FSIZE, spec.limits.file_size_bytes);
   set_limit(RLIMIT_NOFILE, spec.limits.open_files);
-  struct rlimit no_core {0, 0};
+  struct rlimit no_core{0, 0};
   setrlimit(RLIMIT_CORE, &no_core);
 
   dup2(in_fd >= 0 ? in_fd : open("/dev/null", O_RDONLY), 0);
@@ -74,8 +74,10 @@ void set_limit(int resource, uint64_t value) {
   for (int fd = 3; fd < 1024; ++fd) {
     bool pass = false;
     for (int p : spec.pass_fds) pass = pass || p == fd;
-    if (pass) fcntl(fd, F_SETFD, 0);
-    else if (fd != status_fd) close(fd);
+    if (pass)
+      fcntl(fd, F_SETFD, 0);
+    else if (fd != status_fd)
+      close(fd);
   }
   if (strchr(argv[0], '/') != nullptr) {
     execve(argv[0], argv, envp);
@@ -224,8 +226,10 @@ ProcessResult run_process(const ProcessSpec& spec) {
     if (r < 0 && errno == EINTR) continue;
     for (int i = 0; i < nfds; ++i) {
       if (!(fds[i].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-      if (fds[i].fd == out_read.get()) drain(out_read.get(), result.out, spec.capture_limit, result.out_truncated, out_open);
-      else drain(err_read.get(), result.err, spec.capture_limit, result.err_truncated, err_open);
+      if (fds[i].fd == out_read.get())
+        drain(out_read.get(), result.out, spec.capture_limit, result.out_truncated, out_open);
+      else
+        drain(err_read.get(), result.err, spec.capture_limit, result.err_truncated, err_open);
     }
   }
   // The pipes closed (or the limit fired); wait for the child, still honouring the limit.

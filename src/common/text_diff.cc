@@ -23,14 +23,18 @@ std::vector<std::pair<Op, size_t>> edit_script(const std::vector<std::string>& a
   const size_t n = a.size(), m = b.size();
   std::vector<std::vector<uint32_t>> lcs(n + 1, std::vector<uint32_t>(m + 1, 0));
   for (size_t i = n; i-- > 0;) {
-    for (size_t j = m; j-- > 0;) lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+    for (size_t j = m; j-- > 0;)
+      lcs[i][j] = a[i] == b[j] ? lcs[i + 1][j + 1] + 1 : std::max(lcs[i + 1][j], lcs[i][j + 1]);
   }
   std::vector<std::pair<Op, size_t>> script;  // index into a (keep/del) or b (add)
   size_t i = 0, j = 0;
   while (i < n || j < m) {
-    if (i < n && j < m && a[i] == b[j]) script.push_back({Op::keep, i++}), ++j;
-    else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1])) script.push_back({Op::del, i++});  // deletions first
-    else script.push_back({Op::add, j++});
+    if (i < n && j < m && a[i] == b[j])
+      script.push_back({Op::keep, i++}), ++j;
+    else if (i < n && (j == m || lcs[i + 1][j] >= lcs[i][j + 1]))
+      script.push_back({Op::del, i++});  // deletions first
+    else
+      script.push_back({Op::add, j++});
   }
   return script;
 }
@@ -41,7 +45,8 @@ std::string unified_diff(const std::string& a_text, const std::string& b_text, c
                          const std::string& b_name, size_t context) {
   if (a_text == b_text) return "";
   const auto a = lines_of(a_text), b = lines_of(b_text);
-  if (a.size() > 4000 || b.size() > 4000) return "(texts too long to diff: " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + " lines)\n";
+  if (a.size() > 4000 || b.size() > 4000)
+    return "(texts too long to diff: " + std::to_string(a.size()) + " and " + std::to_string(b.size()) + " lines)\n";
   const auto script = edit_script(a, b);
   std::ostringstream out;
   out << "--- " << a_name << "\n+++ " << b_name << "\n";
@@ -80,9 +85,12 @@ std::string unified_diff(const std::string& a_text, const std::string& b_text, c
     out << "@@ -" << pos_a[start] << "," << count_a << " +" << pos_b[start] << "," << count_b << " @@\n";
     for (size_t x = start; x < end; ++x) {
       const auto [op, idx] = script[x];
-      if (op == Op::keep) out << " " << a[idx] << "\n";
-      else if (op == Op::del) out << "-" << a[idx] << "\n";
-      else out << "+" << b[idx] << "\n";
+      if (op == Op::keep)
+        out << " " << a[idx] << "\n";
+      else if (op == Op::del)
+        out << "-" << a[idx] << "\n";
+      else
+        out << "+" << b[idx] << "\n";
     }
     k = end;
   }

@@ -38,6 +38,8 @@ std::unique_ptr<KernelDb> KernelDb::open_for_reading(const std::filesystem::path
   }
 }
 
-int KernelDb::schema_version() { return latest_schema_version(); }
+int KernelDb::schema_version() {
+  return latest_schema_version();
+}
 
 }  // namespace eok::db

@@ -25,28 +25,28 @@
 namespace eok::db {
 
 struct RunRecord {
-  std::string id;              // short, unique, sortable: "r20261122-143005-7f3a" (new_run_id in run_id.h)
+  std::string id;  // short, unique, sortable: "r20261122-143005-7f3a" (new_run_id in run_id.h)
   std::string task, board;
-  std::string state;           // "running", "finished", "stopped" (Ctrl-C), "failed"
-  std::string method;          // "eok", "eoh", "tuner"
-  std::string config_json;     // the resolved configuration the run used
+  std::string state;        // "running", "finished", "stopped" (Ctrl-C), "failed"
+  std::string method;       // "eok", "eoh", "tuner"
+  std::string config_json;  // the resolved configuration the run used
   uint64_t seed = 0;
-  std::string toolchain;       // clang and qemu versions
-  std::string model;           // LLM model, or "" for the tuner
+  std::string toolchain;                  // clang and qemu versions
+  std::string model;                      // LLM model, or "" for the tuner
   double started_at = 0, updated_at = 0;  // unix seconds
-  std::string summary_json;    // filled at the end: best kernel, speedup, calls, tokens, cost, time
-  std::string progress_json;   // the search's checkpoint (save_run_progress): what a resume starts from
+  std::string summary_json;               // filled at the end: best kernel, speedup, calls, tokens, cost, time
+  std::string progress_json;              // the search's checkpoint (save_run_progress): what a resume starts from
 };
 
 struct KernelRecord {
   int64_t id = 0;
-  std::string run_id;          // "" for ker0 (shared by every run of the task and board)
+  std::string run_id;  // "" for ker0 (shared by every run of the task and board)
   std::string task, board;
-  std::string hash;            // content hash of the normalised source (comments and blank space removed)
+  std::string hash;  // content hash of the normalised source (comments and blank space removed)
   std::string source;
-  std::string description;     // the one-sentence idea
-  std::vector<int64_t> parents;  // ids of existing kernels, in the order the operator used them
-  std::string op;              // "ker0", "init", "E1", "E2", "M1", "M2", "M3", "tuner"
+  std::string description;          // the one-sentence idea
+  std::vector<int64_t> parents;     // ids of existing kernels, in the order the operator used them
+  std::string op;                   // "ker0", "init", "E1", "E2", "M1", "M2", "M3", "tuner"
   std::string idea_id, thought_id;  // "" when none
   int iteration = -1, search = -1, generation = -1;
   double created_at = 0;
@@ -54,13 +54,13 @@ struct KernelRecord {
 
 struct EvaluationRecord {
   int64_t kernel_id = 0;
-  std::string status;          // an EvalStatus name
+  std::string status;  // an EvalStatus name
   std::string message;
-  std::string evidence_json;   // rule, compiler output, mismatches, run log, profile
+  std::string evidence_json;  // rule, compiler output, mismatches, run log, profile
   std::optional<double> cycles, baseline_cycles, speedup;
   uint64_t seed = 0;
-  double seconds = 0;          // wall time of the evaluation
-  std::string setup;           // the evaluator setup that judged it (toolchain, board profile, cost model)
+  double seconds = 0;  // wall time of the evaluation
+  std::string setup;   // the evaluator setup that judged it (toolchain, board profile, cost model)
   double created_at = 0;
 };
 
@@ -68,19 +68,19 @@ struct LlmCallRecord {
   int64_t id = 0;
   std::string run_id;
   std::optional<int64_t> kernel_id;  // the kernel the reply became, if it became one
-  std::string op;              // the operator or purpose
+  std::string op;                    // the operator or purpose
   std::string request_hash;
   std::string model;
   bool ok = false;
-  std::string error;           // ChatError name and message, or the parser's reason for a failed proposal
+  std::string error;  // ChatError name and message, or the parser's reason for a failed proposal
   int64_t prompt_tokens = 0, completion_tokens = 0;
   double latency_seconds = 0, cost = 0;
   bool cache_hit = false;
   int attempts = 0;
   std::string retrieved_context;  // what retrieval put into the prompt ("" when none)
   double created_at = 0;
-  std::string messages_json;   // the request's messages, [{"role", "content"}...] ("" for calls of schema < 3)
-  std::string reply;           // the model's reply as received, thinking included ("" when it failed)
+  std::string messages_json;  // the request's messages, [{"role", "content"}...] ("" for calls of schema < 3)
+  std::string reply;          // the model's reply as received, thinking included ("" when it failed)
 };
 
 struct IdeaUpdateRecord {
@@ -88,19 +88,19 @@ struct IdeaUpdateRecord {
   int iteration = 0;
   std::string idea_id;
   double before = 0, after = 0;
-  int samples = 0;             // kernels of this iteration that came from the idea
+  int samples = 0;  // kernels of this iteration that came from the idea
   double created_at = 0;
 };
 
 // A benchmark run (eok bench run): the search of every task of a suite with one method and one set of
 // settings. `label` names the method and its ablation settings ("eok", "eok rag=none"): the tables' column.
 struct BenchRecord {
-  std::string id;              // "b20261122-143005-7f3a"
-  std::string suite;           // "general", "nn", "all" (or "custom" for --tasks)
+  std::string id;     // "b20261122-143005-7f3a"
+  std::string suite;  // "general", "nn", "all" (or "custom" for --tasks)
   std::string method, label, board;
   std::vector<std::string> tasks;
-  std::string settings_json;   // the search flags every task's run gets
-  std::string state;           // "running", "finished", "stopped", "failed"
+  std::string settings_json;  // the search flags every task's run gets
+  std::string state;          // "running", "finished", "stopped", "failed"
   double started_at = 0, updated_at = 0;
 };
 
@@ -115,7 +115,7 @@ struct KernelRow {
 struct LeaderboardRow {
   std::string task, board;
   int64_t best_kernel_id = 0;
-  std::string best_run_id;     // "" when ker0 itself is the best
+  std::string best_run_id;  // "" when ker0 itself is the best
   double best_cycles = 0, best_speedup = 0, baseline_cycles = 0;
   // Evaluations of the task and board by status, in EvalStatus order: ("ok", 12), ("wrong_answer", 3) ...
   std::vector<std::pair<std::string, int64_t>> counts_by_status;
@@ -210,8 +210,8 @@ class KernelDb {
   // Correct kernels (status ok, with cycles) of a run and the ker0 it started from, or of every run when
   // run_id is empty: fastest first, ties to the older kernel. limit 0 means no limit. This is the population
   // a search samples parents from.
-  virtual std::vector<KernelRow> best_kernels(const std::string& task, const std::string& board, const std::string& run_id,
-                                              size_t limit) = 0;
+  virtual std::vector<KernelRow> best_kernels(const std::string& task, const std::string& board,
+                                              const std::string& run_id, size_t limit) = 0;
   // One row per (task, board) that has kernels, ordered by task and board; "" for every task.
   virtual std::vector<LeaderboardRow> leaderboard(const std::string& task = "") = 0;
 };

@@ -140,7 +140,9 @@ ALTER TABLE llm_calls ADD COLUMN reply TEXT NOT NULL DEFAULT '';
 
 static_assert(kApplicationId == 1162824516, "the initial schema spells the application id out");
 
-int read_user_version(sqlite::Connection& conn) { return static_cast<int>(conn.query_int("PRAGMA user_version")); }
+int read_user_version(sqlite::Connection& conn) {
+  return static_cast<int>(conn.query_int("PRAGMA user_version"));
+}
 
 }  // namespace
 
@@ -153,7 +155,9 @@ const std::vector<Migration>& migrations() {
   return all;
 }
 
-int latest_schema_version() { return migrations().back().version; }
+int latest_schema_version() {
+  return migrations().back().version;
+}
 
 int check_schema_compatible(sqlite::Connection& conn) {
   const std::string file = conn.file().string();

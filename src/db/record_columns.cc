@@ -51,11 +51,21 @@ std::string qualified(const std::array<const char*, N>& columns, std::string_vie
 
 const int kKernelColumnCount = static_cast<int>(kKernelColumns.size());
 
-std::string run_columns(std::string_view alias) { return qualified(kRunColumns, alias); }
-std::string kernel_columns(std::string_view alias) { return qualified(kKernelColumns, alias); }
-std::string evaluation_columns(std::string_view alias) { return qualified(kEvaluationColumns, alias); }
-std::string llm_call_columns(std::string_view alias) { return qualified(kLlmCallColumns, alias); }
-std::string idea_update_columns(std::string_view alias) { return qualified(kIdeaUpdateColumns, alias); }
+std::string run_columns(std::string_view alias) {
+  return qualified(kRunColumns, alias);
+}
+std::string kernel_columns(std::string_view alias) {
+  return qualified(kKernelColumns, alias);
+}
+std::string evaluation_columns(std::string_view alias) {
+  return qualified(kEvaluationColumns, alias);
+}
+std::string llm_call_columns(std::string_view alias) {
+  return qualified(kLlmCallColumns, alias);
+}
+std::string idea_update_columns(std::string_view alias) {
+  return qualified(kIdeaUpdateColumns, alias);
+}
 
 RunRecord read_run(const sqlite::Statement& st, int first) {
   int c = first;

@@ -26,7 +26,8 @@ void check_run_id(const std::string& id) {
   bool ok = !id.empty() && id.size() <= 64 && std::isalnum(static_cast<unsigned char>(id.front()));
   for (char c : id) ok = ok && (std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-');
   if (!ok) {
-    throw ConfigError("'" + id + "' is not a run id: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or "
+    throw ConfigError("'" + id +
+                      "' is not a run id: use 1 to 64 letters, digits, '.', '_' or '-', starting with a letter or "
                       "digit (eok runs lists the runs)");
   }
 }

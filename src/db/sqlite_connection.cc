@@ -19,7 +19,9 @@ namespace {
 // stuck process is reported instead of hanging the user's command.
 constexpr int kBusyTimeoutMs = 10000;
 
-std::string savepoint_name(int level) { return "eok_savepoint_" + std::to_string(level); }
+std::string savepoint_name(int level) {
+  return "eok_savepoint_" + std::to_string(level);
+}
 
 }  // namespace
 
@@ -58,14 +60,16 @@ void Connection::open_read_only() {
   std::string reason;
   for (const char* options : {"?mode=ro", "?mode=ro&immutable=1"}) {
     const std::string uri = "file:" + path + options;
-    const int rc = sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
+    const int rc =
+        sqlite3_open_v2(uri.c_str(), &db_, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nullptr);
     // The open is lazy: the first read is where a missing WAL index shows.
     if (rc == SQLITE_OK && sqlite3_exec(db_, "PRAGMA schema_version", nullptr, nullptr, nullptr) == SQLITE_OK) return;
     reason = db_ != nullptr ? sqlite3_errmsg(db_) : sqlite3_errstr(rc);
     sqlite3_close_v2(db_);
     db_ = nullptr;
   }
-  throw Error("cannot open the kernel database " + file_.string() + " to read it: " + reason + ". Check that it exists and is readable.");
+  throw Error("cannot open the kernel database " + file_.string() + " to read it: " + reason +
+              ". Check that it exists and is readable.");
 }
 
 Connection::~Connection() {
@@ -111,9 +115,13 @@ std::string Connection::set_journal_mode(std::string_view mode) {
   }
 }
 
-int64_t Connection::last_insert_rowid() const { return sqlite3_last_insert_rowid(db_); }
+int64_t Connection::last_insert_rowid() const {
+  return sqlite3_last_insert_rowid(db_);
+}
 
-int64_t Connection::changes() const { return sqlite3_changes64(db_); }
+int64_t Connection::changes() const {
+  return sqlite3_changes64(db_);
+}
 
 void Connection::fail(int rc, std::string_view doing) const {
   const std::string file = file_.string();
@@ -151,7 +159,9 @@ Statement::Statement(Connection& conn, std::string_view sql) : conn_(conn) {
   if (stmt_ == nullptr) throw std::logic_error("empty SQL statement");
 }
 
-Statement::~Statement() { sqlite3_finalize(stmt_); }
+Statement::~Statement() {
+  sqlite3_finalize(stmt_);
+}
 
 Statement& Statement::bind(int index, int64_t value) {
   const int rc = sqlite3_bind_int64(stmt_, index, value);
@@ -195,11 +205,17 @@ void Statement::reset() {
   sqlite3_clear_bindings(stmt_);
 }
 
-bool Statement::is_null(int column) const { return sqlite3_column_type(stmt_, column) == SQLITE_NULL; }
+bool Statement::is_null(int column) const {
+  return sqlite3_column_type(stmt_, column) == SQLITE_NULL;
+}
 
-int64_t Statement::column_int64(int column) const { return sqlite3_column_int64(stmt_, column); }
+int64_t Statement::column_int64(int column) const {
+  return sqlite3_column_int64(stmt_, column);
+}
 
-double Statement::column_double(int column) const { return sqlite3_column_double(stmt_, column); }
+double Statement::column_double(int column) const {
+  return sqlite3_column_double(stmt_, column);
+}
 
 std::string Statement::column_text(int column) const {
   const auto* text = reinterpret_cast<const char*>(sqlite3_column_text(stmt_, column));

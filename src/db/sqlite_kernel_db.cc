@@ -24,7 +24,9 @@ double now_unix_seconds() {
   return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
 }
 
-double or_now(double timestamp) { return timestamp != 0 ? timestamp : now_unix_seconds(); }
+double or_now(double timestamp) {
+  return timestamp != 0 ? timestamp : now_unix_seconds();
+}
 
 // run_id "" is stored as NULL so that ker0 (and calls outside any run) satisfy the foreign key.
 std::optional<std::string> nullable(const std::string& run_id) {
@@ -99,7 +101,9 @@ std::string SqliteKernelDb::pragma(std::string_view name) {
   return conn_.query_text("PRAGMA " + std::string(name));
 }
 
-void SqliteKernelDb::atomically(const std::function<void()>& body) { writing(body); }
+void SqliteKernelDb::atomically(const std::function<void()>& body) {
+  writing(body);
+}
 
 // ---- checks shared by the inserts ----
 
@@ -208,9 +212,11 @@ void SqliteKernelDb::create_bench(const BenchRecord& b) {
     exists.bind(1, b.id);
     if (exists.step()) throw Error("a bench '" + b.id + "' already exists in " + file().string());
     const double started_at = or_now(b.started_at);
-    Statement st(conn_, std::string("INSERT INTO benches (") + kBenchColumns + ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-    st.bind_all(b.id, b.suite, b.method, b.label, b.board, nlohmann::json(b.tasks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), b.settings_json, b.state, started_at,
-                b.updated_at != 0 ? b.updated_at : started_at);
+    Statement st(conn_, std::string("INSERT INTO benches (") + kBenchColumns +
+                            ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
+    st.bind_all(b.id, b.suite, b.method, b.label, b.board,
+                nlohmann::json(b.tasks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), b.settings_json,
+                b.state, started_at, b.updated_at != 0 ? b.updated_at : started_at);
     st.run();
   });
 }

@@ -21,9 +21,13 @@ json chat_request_body(const std::string& model, const ChatRequest& request) {
   return body;
 }
 
-std::string serialise_json(const json& body) { return body.dump(-1, ' ', false, json::error_handler_t::replace); }
+std::string serialise_json(const json& body) {
+  return body.dump(-1, ' ', false, json::error_handler_t::replace);
+}
 
-std::string chat_request_hash(const json& body) { return content_hash(serialise_json(body)); }
+std::string chat_request_hash(const json& body) {
+  return content_hash(serialise_json(body));
+}
 
 std::string chat_request_hash(const std::string& model, const ChatRequest& request) {
   return chat_request_hash(chat_request_body(model, request));
@@ -83,8 +87,8 @@ ParsedCompletion parse_chat_completion(const std::string& raw_body) {
     // Reasoning servers (vLLM, DeepSeek) put the thinking in reasoning_content: with no content after it,
     // the model ran out of tokens while it was still thinking.
     out.problem = message.contains("reasoning_content") && message["reasoning_content"].is_string()
-                      ? "the model only reasoned and gave no answer (finish_reason " + string_or_empty(choice, "finish_reason") +
-                            "): raise llm.max_tokens"
+                      ? "the model only reasoned and gave no answer (finish_reason " +
+                            string_or_empty(choice, "finish_reason") + "): raise llm.max_tokens"
                       : "choices[0].message has no content (a refusal or a tool call?)";
     return out;
   }

@@ -12,7 +12,9 @@ using nlohmann::json;
 
 namespace {
 
-json parse_models(const std::string& body) { return json::parse(to_valid_utf8(body), nullptr, false); }
+json parse_models(const std::string& body) {
+  return json::parse(to_valid_utf8(body), nullptr, false);
+}
 
 std::vector<std::string> model_ids(const json& reply) {
   std::vector<std::string> ids;
@@ -38,10 +40,14 @@ std::string guess_server_kind(int port, const std::string& models_reply_body) {
     }
   }
   switch (port) {
-    case 8000: return "vLLM";
-    case 11434: return "Ollama";
-    case 8080: return "llama.cpp server";
-    default: return "OpenAI-compatible server";
+    case 8000:
+      return "vLLM";
+    case 11434:
+      return "Ollama";
+    case 8080:
+      return "llama.cpp server";
+    default:
+      return "OpenAI-compatible server";
   }
 }
 

@@ -61,7 +61,9 @@ HttpEmbedder::HttpEmbedder(LlmSettings settings, int batch_size)
   if (batch_size_ < 1) throw ConfigError("the embedding batch size must be at least 1");
 }
 
-std::string HttpEmbedder::describe() const { return "embeddings from " + describe_endpoint(settings_); }
+std::string HttpEmbedder::describe() const {
+  return "embeddings from " + describe_endpoint(settings_);
+}
 
 std::vector<std::vector<float>> HttpEmbedder::embed(const std::vector<std::string>& texts) {
   std::vector<std::vector<float>> out;

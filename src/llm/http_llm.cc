@@ -14,11 +14,16 @@ constexpr const char* kChatPath = "/chat/completions";
 
 ChatError error_kind(const HttpOutcome& outcome) {
   switch (outcome.reply.failure) {
-    case HttpFailure::timeout: return ChatError::timeout;
-    case HttpFailure::network: return ChatError::network;
-    case HttpFailure::too_large: return ChatError::bad_response;
-    case HttpFailure::cancelled: return ChatError::cancelled;
-    case HttpFailure::none: break;
+    case HttpFailure::timeout:
+      return ChatError::timeout;
+    case HttpFailure::network:
+      return ChatError::network;
+    case HttpFailure::too_large:
+      return ChatError::bad_response;
+    case HttpFailure::cancelled:
+      return ChatError::cancelled;
+    case HttpFailure::none:
+      break;
   }
   return ChatError::http;
 }
@@ -37,7 +42,9 @@ HttpLlm::HttpLlm(LlmSettings settings, LlmBudget budget, LlmStats* stats)
       limit_(settings_.max_concurrency),
       http_(settings_) {}
 
-std::string HttpLlm::describe() const { return describe_endpoint(settings_); }
+std::string HttpLlm::describe() const {
+  return describe_endpoint(settings_);
+}
 
 ChatResponse HttpLlm::chat(const ChatRequest& request) {
   check_request(request);
@@ -80,7 +87,7 @@ ChatResponse HttpLlm::finish_success(const ChatRequest& request, const HttpOutco
   response.ok = true;
   response.content = std::move(parsed.content);
   response.finish_reason = std::move(parsed.finish_reason);
-  response.model = parsed.model.empty() ? settings_.model : std::move(parsed.model);
+  response.model = parsed.model.empty() ? settings_.model : parsed.model;
   response.content_sanitised = parsed.content_sanitised;
   if (parsed.usage) {
     response.usage = *parsed.usage;

@@ -61,16 +61,23 @@ size_t on_header(char* data, size_t size, size_t count, void* user) {
 HttpFailure classify(CURLcode code, bool too_large) {
   if (too_large) return HttpFailure::too_large;
   switch (code) {
-    case CURLE_OK: return HttpFailure::none;
-    case CURLE_OPERATION_TIMEDOUT: return HttpFailure::timeout;
-    case CURLE_FILESIZE_EXCEEDED: return HttpFailure::too_large;
-    case CURLE_ABORTED_BY_CALLBACK: return HttpFailure::cancelled;
-    default: return HttpFailure::network;
+    case CURLE_OK:
+      return HttpFailure::none;
+    case CURLE_OPERATION_TIMEDOUT:
+      return HttpFailure::timeout;
+    case CURLE_FILESIZE_EXCEEDED:
+      return HttpFailure::too_large;
+    case CURLE_ABORTED_BY_CALLBACK:
+      return HttpFailure::cancelled;
+    default:
+      return HttpFailure::network;
   }
 }
 
 // libcurl calls this about once a second, and more often while data moves: a Ctrl-C abandons the transfer.
-int on_progress(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) { return interrupt_requested() ? 1 : 0; }
+int on_progress(void*, curl_off_t, curl_off_t, curl_off_t, curl_off_t) {
+  return interrupt_requested() ? 1 : 0;
+}
 
 struct CurlHandleDeleter {
   void operator()(CURL* handle) const { curl_easy_cleanup(handle); }

@@ -15,7 +15,7 @@ namespace eok::llm {
 struct HttpRequest {
   std::string method = "POST";  // "POST" or "GET"
   std::string url;
-  std::string body;             // sent as application/json for POST
+  std::string body;                  // sent as application/json for POST
   std::vector<std::string> headers;  // extra "Name: value" lines
   double timeout_seconds = 30;
   int64_t max_response_bytes = int64_t{4} << 20;
@@ -31,10 +31,10 @@ enum class HttpFailure {
 
 struct HttpReply {
   HttpFailure failure = HttpFailure::none;
-  long status = 0;                            // HTTP status when failure == none
+  long status = 0;  // HTTP status when failure == none
   std::string body;
   std::map<std::string, std::string> headers;  // names lowercased; the last value of a repeated header wins
-  std::string error;                          // what went wrong when failure != none (libcurl's words)
+  std::string error;                           // what went wrong when failure != none (libcurl's words)
 };
 
 HttpReply perform_http(const HttpRequest& request);

@@ -13,7 +13,7 @@
 namespace eok::llm {
 
 struct ChatMessage {
-  std::string role;     // "system", "user", "assistant"
+  std::string role;  // "system", "user", "assistant"
   std::string content;
 };
 
@@ -51,11 +51,11 @@ struct ChatResponse {
   std::string finish_reason;  // "stop", "length", ...
   std::string model;          // as reported by the server
   Usage usage;
-  double latency_seconds = 0; // wall time including retries (0 for a cache hit)
-  double cost = 0;            // from usage and the configured prices (0 for a cache hit: nothing was paid)
-  int attempts = 0;           // HTTP requests sent (0 for a cache hit)
+  double latency_seconds = 0;  // wall time including retries (0 for a cache hit)
+  double cost = 0;             // from usage and the configured prices (0 for a cache hit: nothing was paid)
+  int attempts = 0;            // HTTP requests sent (0 for a cache hit)
   bool cache_hit = false;
-  std::string request_hash;   // key of the response cache: hash of the exact request
+  std::string request_hash;        // key of the response cache: hash of the exact request
   bool usage_estimated = false;    // the server sent no usage: tokens estimated as characters / 4
   bool content_sanitised = false;  // the reply held invalid UTF-8; those bytes became U+FFFD
 };

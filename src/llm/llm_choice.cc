@@ -36,16 +36,17 @@ LlmChoice choose_llm(const Config& c) {
       char* rest = nullptr;
       const long port = std::strtol(item.c_str(), &rest, 10);
       if (item.empty() || *rest != '\0' || port < 1 || port > 65535) {
-        throw ConfigError("llm.discover_ports must be ports separated by commas, e.g. 8000,11434,8080 (it is '" + list + "', from " +
-                          c.origin("llm.discover_ports") + ")");
+        throw ConfigError("llm.discover_ports must be ports separated by commas, e.g. 8000,11434,8080 (it is '" + list +
+                          "', from " + c.origin("llm.discover_ports") + ")");
       }
       ports.push_back(static_cast<int>(port));
       at = end + 1;
     }
     auto found = discover_local_server(ports);
     if (!found) {
-      choice.why = "no LLM endpoint configured (set EOK_LLM_BASE_URL and EOK_LLM_MODEL) and none found on 127.0.0.1 "
-                   "(vLLM :8000, Ollama :11434, llama.cpp :8080)";
+      choice.why =
+          "no LLM endpoint configured (set EOK_LLM_BASE_URL and EOK_LLM_MODEL) and none found on 127.0.0.1 "
+          "(vLLM :8000, Ollama :11434, llama.cpp :8080)";
       return choice;
     }
     s.base_url = found->base_url;
@@ -56,8 +57,9 @@ LlmChoice choose_llm(const Config& c) {
     // when the user says so.
     if (!s.api_key.empty() && !c.boolean("llm.send_key_to_discovered")) {
       s.api_key.clear();
-      choice.why += " (the API key is not sent to a discovered server: set EOK_LLM_BASE_URL to it, or "
-                    "llm.send_key_to_discovered = true)";
+      choice.why +=
+          " (the API key is not sent to a discovered server: set EOK_LLM_BASE_URL to it, or "
+          "llm.send_key_to_discovered = true)";
     }
   } else {
     if (s.model.empty()) {
@@ -78,7 +80,9 @@ LlmSettings embedding_settings(const Config& c) {
   LlmSettings s = *choice.settings;
   s.model = c.str("mine.embedding_model");
   if (s.model.empty()) {
-    throw ConfigError("an embedding model over HTTP needs mine.embedding_model (EOK_MINE_EMBEDDING_MODEL), e.g. Qwen/Qwen3-Embedding-8B");
+    throw ConfigError(
+        "an embedding model over HTTP needs mine.embedding_model (EOK_MINE_EMBEDDING_MODEL), e.g. "
+        "Qwen/Qwen3-Embedding-8B");
   }
   return s;
 }

@@ -11,17 +11,17 @@
 namespace eok::llm {
 
 struct LlmSettings {
-  std::string base_url;     // "http://127.0.0.1:8000/v1": the endpoints are {base_url}/chat/completions ...
-  std::string model;        // as the server names it ("Qwen/Qwen2.5-Coder-32B-Instruct")
-  std::string api_key;      // sent as "Authorization: Bearer KEY" when not empty
+  std::string base_url;          // "http://127.0.0.1:8000/v1": the endpoints are {base_url}/chat/completions ...
+  std::string model;             // as the server names it ("Qwen/Qwen2.5-Coder-32B-Instruct")
+  std::string api_key;           // sent as "Authorization: Bearer KEY" when not empty
   double timeout_seconds = 180;  // per HTTP attempt, connection included
   int max_retries = 5;           // attempts = max_retries + 1 for retryable failures
   double backoff_initial_seconds = 1, backoff_max_seconds = 60;
-  int max_concurrency = 4;       // requests in flight at once, per client
+  int max_concurrency = 4;                                     // requests in flight at once, per client
   double price_input_per_mtok = 0, price_output_per_mtok = 0;  // currency units per million tokens
-  int64_t max_response_bytes = int64_t{4} << 20;  // a longer reply is aborted mid-transfer (bad_response)
-  uint64_t retry_seed = 1;       // seeds the backoff jitter, so a run's waits repeat
-  std::string server_kind;       // "vLLM", "Ollama" ... from discovery, for describe(); "" = unknown
+  int64_t max_response_bytes = int64_t{4} << 20;               // a longer reply is aborted mid-transfer (bad_response)
+  uint64_t retry_seed = 1;                                     // seeds the backoff jitter, so a run's waits repeat
+  std::string server_kind;  // "vLLM", "Ollama" ... from discovery, for describe(); "" = unknown
 };
 
 // What one run may spend. 0 means unlimited. Checked before each call is sent; calls already in flight

@@ -12,17 +12,17 @@
 namespace eok::llm {
 
 struct LlmTotals {
-  int64_t calls = 0;            // chat requests sent to the server (one call may take several attempts)
-  int64_t attempts = 0;         // HTTP requests, retries included
-  int64_t retries = 0;          // attempts beyond the first of each call
-  int64_t failures = 0;         // calls that ended with ok == false after their retries
+  int64_t calls = 0;     // chat requests sent to the server (one call may take several attempts)
+  int64_t attempts = 0;  // HTTP requests, retries included
+  int64_t retries = 0;   // attempts beyond the first of each call
+  int64_t failures = 0;  // calls that ended with ok == false after their retries
   int64_t cache_hits = 0;
-  int64_t cache_misses = 0;     // replay lookups that found nothing (nothing was sent)
-  int64_t budget_refusals = 0;  // calls refused because the budget was spent (nothing was sent)
+  int64_t cache_misses = 0;                          // replay lookups that found nothing (nothing was sent)
+  int64_t budget_refusals = 0;                       // calls refused because the budget was spent (nothing was sent)
   int64_t prompt_tokens = 0, completion_tokens = 0;  // of successful calls, estimated where usage was absent
   int64_t estimated_usage_calls = 0;                 // successful calls whose usage was estimated
   double cost = 0;
-  double latency_seconds = 0;   // summed wall time of calls, retries and backoff included
+  double latency_seconds = 0;  // summed wall time of calls, retries and backoff included
 };
 
 // Thread-safe accumulator; one per run, shared by every client of the run.

@@ -23,7 +23,9 @@ size_t next_tag(const std::string& text, size_t from, std::string& inner, size_t
   return open;
 }
 
-bool blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
+bool blank(const std::string& s) {
+  return s.find_first_not_of(" \t\r\n") == std::string::npos;
+}
 
 }  // namespace
 
@@ -47,7 +49,8 @@ std::string fill_template(const std::string& text, const PromptValues& values) {
   size_t pos = 0;
   std::string inner;
   size_t end = 0;
-  for (size_t open = next_tag(text, pos, inner, end); open != std::string::npos; open = next_tag(text, pos, inner, end)) {
+  for (size_t open = next_tag(text, pos, inner, end); open != std::string::npos;
+       open = next_tag(text, pos, inner, end)) {
     out.append(text, pos, open - pos);
     if (!inner.empty() && inner[0] == '#') {
       const std::string name = inner.substr(1), closing = "{{/" + name + "}}";

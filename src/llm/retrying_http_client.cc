@@ -19,7 +19,6 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-
 std::string short_reason(const HttpReply& reply) {
   if (reply.failure == HttpFailure::none) return fmt::format("HTTP {}", reply.status);
   return reply.error;
@@ -33,11 +32,15 @@ std::string as_sentence(std::string text) {
 std::string hint_for_status(long status) {
   switch (status) {
     case 401:
-    case 403: return " Check the API key (EOK_LLM_API_KEY).";
-    case 404: return " Check the base URL (it usually ends in /v1) and the model name (EOK_LLM_MODEL).";
+    case 403:
+      return " Check the API key (EOK_LLM_API_KEY).";
+    case 404:
+      return " Check the base URL (it usually ends in /v1) and the model name (EOK_LLM_MODEL).";
     case 400:
-    case 422: return " Check the model name (EOK_LLM_MODEL) and the request limits (max_tokens, context length).";
-    default: return "";
+    case 422:
+      return " Check the model name (EOK_LLM_MODEL) and the request limits (max_tokens, context length).";
+    default:
+      return "";
   }
 }
 
@@ -46,10 +49,13 @@ std::string hint_for_status(long status) {
 bool is_retryable(const HttpReply& reply) {
   switch (reply.failure) {
     case HttpFailure::timeout:
-    case HttpFailure::network: return true;
+    case HttpFailure::network:
+      return true;
     case HttpFailure::too_large:
-    case HttpFailure::cancelled: return false;
-    case HttpFailure::none: break;
+    case HttpFailure::cancelled:
+      return false;
+    case HttpFailure::none:
+      break;
   }
   return reply.status == 408 || reply.status == 429 || (reply.status >= 500 && reply.status <= 599);
 }
@@ -127,8 +133,10 @@ std::string RetryingHttpClient::explain_failure(const std::string& path, const H
     case HttpFailure::too_large:
       return fmt::format("the reply from {} was larger than {} bytes; the transfer was aborted", url,
                          settings_.max_response_bytes);
-    case HttpFailure::cancelled: return fmt::format("cancelled: eok was interrupted (Ctrl-C) while talking to {}", url);
-    case HttpFailure::none: break;
+    case HttpFailure::cancelled:
+      return fmt::format("cancelled: eok was interrupted (Ctrl-C) while talking to {}", url);
+    case HttpFailure::none:
+      break;
   }
   if (!is_retryable(reply)) {
     return fmt::format("HTTP {} from {} (not retried: the server refused the request itself): {}{}", reply.status, url,

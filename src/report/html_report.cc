@@ -79,42 +79,48 @@ ReportSummary write_report(const ReportRequest& req) {
   std::strftime(when, sizeof when, "%Y-%m-%d %H:%M UTC", std::gmtime(&now));
   h << "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>eok report</title><style>" << kStyle
     << "</style></head><body>\n";
-  h << "<h1>eok report</h1><p class=\"note\">Board " << escape_html(board.name) << " (" << escape_html(board.description) << "), "
-    << leaderboard.size() << " tasks with kernels, " << results.size() << " bench methods; written " << when
-    << ". Speedups are over each task's ker0 in modeled cycles.</p>\n";
-  h << "<nav><a href=\"#tables\">tables</a> | <a href=\"#leaderboard\">leaderboard</a> | <a href=\"#speedups\">speedups</a> | "
-       "<a href=\"#iterations\">iterations</a> | <a href=\"#roofline\">roofline</a> | <a href=\"#kernels\">kernels</a></nav>\n";
+  h << "<h1>eok report</h1><p class=\"note\">Board " << escape_html(board.name) << " ("
+    << escape_html(board.description) << "), " << leaderboard.size() << " tasks with kernels, " << results.size()
+    << " bench methods; written " << when << ". Speedups are over each task's ker0 in modeled cycles.</p>\n";
+  h << "<nav><a href=\"#tables\">tables</a> | <a href=\"#leaderboard\">leaderboard</a> | <a "
+       "href=\"#speedups\">speedups</a> | "
+       "<a href=\"#iterations\">iterations</a> | <a href=\"#roofline\">roofline</a> | <a "
+       "href=\"#kernels\">kernels</a></nav>\n";
 
   // Tables: the paper's layout, per suite.
   h << "<section id=\"tables\"><h2>Bench tables</h2>";
   if (results.empty()) {
-    h << "<p class=\"note\">No bench has run in this workspace yet: <code>eok bench run --suite all --method tuner</code> fills "
+    h << "<p class=\"note\">No bench has run in this workspace yet: <code>eok bench run --suite all --method "
+         "tuner</code> fills "
          "these tables.</p>";
   }
   for (const char* suite : {"general", "nn"}) {
     if (results.empty()) break;
     h << "<table id=\"table-" << suite << "\"><caption>" << suite
-      << " suite</caption><tr><th>method</th><th>tasks</th><th>mean</th><th>max</th><th>75%</th><th>50%</th><th>25%</th>"
+      << " suite</caption><tr><th>method</th><th>tasks</th><th>mean</th><th>max</th><th>75%</th><th>50%</th><th>25%</"
+         "th>"
          "<th>correct</th><th>&gt; 1</th></tr>";
     for (const auto& m : results) {
       const auto s = bench::suite_stats(m, suite);
-      h << "<tr><td>" << escape_html(m.label) << "</td><td>" << s.tasks << "</td><td>" << fmt(s.mean, 3) << "</td><td>" << fmt(s.max, 3)
-        << "</td><td>" << fmt(s.p75, 3) << "</td><td>" << fmt(s.p50, 3) << "</td><td>" << fmt(s.p25, 3) << "</td><td>" << s.correct
-        << "</td><td>" << s.faster << "</td></tr>";
+      h << "<tr><td>" << escape_html(m.label) << "</td><td>" << s.tasks << "</td><td>" << fmt(s.mean, 3) << "</td><td>"
+        << fmt(s.max, 3) << "</td><td>" << fmt(s.p75, 3) << "</td><td>" << fmt(s.p50, 3) << "</td><td>" << fmt(s.p25, 3)
+        << "</td><td>" << s.correct << "</td><td>" << s.faster << "</td></tr>";
     }
     h << "</table>";
   }
   h << "</section>\n";
 
   // Leaderboard.
-  h << "<section id=\"leaderboard\"><h2>Leaderboard</h2><table><tr><th>task</th><th>best kernel</th><th>run</th><th>speedup</th>"
+  h << "<section id=\"leaderboard\"><h2>Leaderboard</h2><table><tr><th>task</th><th>best "
+       "kernel</th><th>run</th><th>speedup</th>"
        "<th>best cycles</th><th>ker0 cycles</th><th>evaluations</th></tr>";
   for (const auto& row : leaderboard) {
     int64_t evaluations = 0;
     for (const auto& [status, n] : row.counts_by_status) evaluations += n;
-    h << "<tr><td><a href=\"#k-" << escape_html(row.task) << "\">" << escape_html(row.task) << "</a></td><td>#" << row.best_kernel_id
-      << "</td><td>" << escape_html(row.best_run_id.empty() ? "ker0" : row.best_run_id) << "</td><td>" << fmt(row.best_speedup, 3)
-      << "x</td><td>" << with_commas(row.best_cycles) << "</td><td>" << with_commas(row.baseline_cycles) << "</td><td>" << evaluations << "</td></tr>";
+    h << "<tr><td><a href=\"#k-" << escape_html(row.task) << "\">" << escape_html(row.task) << "</a></td><td>#"
+      << row.best_kernel_id << "</td><td>" << escape_html(row.best_run_id.empty() ? "ker0" : row.best_run_id)
+      << "</td><td>" << fmt(row.best_speedup, 3) << "x</td><td>" << with_commas(row.best_cycles) << "</td><td>"
+      << with_commas(row.baseline_cycles) << "</td><td>" << evaluations << "</td></tr>";
   }
   h << "</table></section>\n";
 
@@ -139,7 +145,8 @@ ReportSummary write_report(const ReportRequest& req) {
       series.push_back(s);
     }
     h << "<div class=\"scroll\">"
-      << bar_chart(std::string("chart-speedups-") + suite, std::string("Best speedup over ker0, ") + suite + " suite", tasks, series, 1.0)
+      << bar_chart(std::string("chart-speedups-") + suite, std::string("Best speedup over ker0, ") + suite + " suite",
+                   tasks, series, 1.0)
       << "</div>";
   }
   if (results.empty()) h << "<p class=\"note\">No bench results yet.</p>";
@@ -165,7 +172,8 @@ ReportSummary write_report(const ReportRequest& req) {
       }
       series.push_back(s);
     }
-    h << line_chart("chart-iterations", "Mean best speedup so far, over all tasks of each method", "iteration", "speedup", series);
+    h << line_chart("chart-iterations", "Mean best speedup so far, over all tasks of each method", "iteration",
+                    "speedup", series);
   } else {
     h << "<p class=\"note\">No bench results yet.</p>";
   }
@@ -194,13 +202,15 @@ ReportSummary write_report(const ReportRequest& req) {
     auto it = by_task.find(id);
     const double ker0 = it != by_task.end() ? it->second->baseline_cycles : 0;
     const double best = it != by_task.end() ? it->second->best_cycles : 0;
-    rows << "<tr><td>" << escape_html(id) << "</td><td>" << escape_html(roof.limit) << "</td><td>" << with_commas(roof.bound_cycles) << "</td><td>"
-         << (ker0 > 0 ? with_commas(ker0) : "-") << "</td><td>" << (ker0 > 0 ? fmt(roof.distance(ker0)) + "x" : "-") << "</td><td>"
+    rows << "<tr><td>" << escape_html(id) << "</td><td>" << escape_html(roof.limit) << "</td><td>"
+         << with_commas(roof.bound_cycles) << "</td><td>" << (ker0 > 0 ? with_commas(ker0) : "-") << "</td><td>"
+         << (ker0 > 0 ? fmt(roof.distance(ker0)) + "x" : "-") << "</td><td>"
          << (best > 0 ? fmt(roof.distance(best)) + "x" : "-") << "</td></tr>";
     if (ker0 > 0) points.push_back({id, roof.intensity(), roof.flops / ker0, "ker0"});
     if (best > 0 && best < ker0) points.push_back({id, roof.intensity(), roof.flops / best, "best"});
   }
-  h << roofline_chart("chart-roofline", "Tasks under the roofline of " + board.name + " (cold caches: DRAM rates)", roofs, points);
+  h << roofline_chart("chart-roofline", "Tasks under the roofline of " + board.name + " (cold caches: DRAM rates)",
+                      roofs, points);
   h << "<table><tr><th>task</th><th>bound by</th><th>roofline cycles</th><th>ker0 cycles</th><th>ker0 / roofline</th>"
        "<th>best / roofline</th></tr>"
     << rows.str() << "</table></section>\n";
@@ -211,13 +221,14 @@ ReportSummary write_report(const ReportRequest& req) {
     auto k = db->get_kernel(row.best_kernel_id);
     if (!k) continue;
     ++summary.kernels;
-    h << "<details id=\"k-" << escape_html(row.task) << "\"><summary>" << escape_html(row.task) << ": kernel #" << k->id << ", "
-      << fmt(row.best_speedup, 3) << "x ker0" << (k->description.empty() ? "" : " - " + escape_html(k->description)) << "</summary>";
+    h << "<details id=\"k-" << escape_html(row.task) << "\"><summary>" << escape_html(row.task) << ": kernel #" << k->id
+      << ", " << fmt(row.best_speedup, 3) << "x ker0"
+      << (k->description.empty() ? "" : " - " + escape_html(k->description)) << "</summary>";
     if (k->op == "ker0") {
       h << "<p class=\"note\">ker0 is still the best kernel of this task.</p>";
     } else if (auto ker0 = db->find_ker0(row.task, row.board)) {
-      h << "<h3>diff against ker0</h3><pre class=\"diff\">" << diff_html(unified_diff(ker0->source, k->source, "ker0.c", "best.c"))
-        << "</pre>";
+      h << "<h3>diff against ker0</h3><pre class=\"diff\">"
+        << diff_html(unified_diff(ker0->source, k->source, "ker0.c", "best.c")) << "</pre>";
     }
     h << "<h3>source</h3><pre>" << escape_html(k->source) << "</pre></details>\n";
   }

@@ -12,7 +12,7 @@
 namespace eok::report {
 
 struct ReportRequest {
-  std::filesystem::path root;     // the eok data root (kernels/, configs/)
+  std::filesystem::path root;  // the eok data root (kernels/, configs/)
   Workspace workspace;
   std::string board = "k1";
   std::string method;             // only this method or label ("" for all)
@@ -20,10 +20,10 @@ struct ReportRequest {
 };
 
 struct ReportSummary {
-  std::filesystem::path index;    // out_dir/index.html
-  size_t tasks = 0;               // tasks with a leaderboard entry
-  size_t methods = 0;             // bench labels shown
-  size_t kernels = 0;             // best kernels listed with their source
+  std::filesystem::path index;  // out_dir/index.html
+  size_t tasks = 0;             // tasks with a leaderboard entry
+  size_t methods = 0;           // bench labels shown
+  size_t kernels = 0;           // best kernels listed with their source
 };
 
 // Writes the report. Throws eok::Error when the database or the board's cost table cannot be read or the

@@ -18,19 +18,19 @@ std::string bar_chart(const std::string& id, const std::string& title, const std
                       const std::vector<Series>& series, double reference);
 
 // Lines over x = 0, 1, ... (iterations); points have class "point", lines class "line".
-std::string line_chart(const std::string& id, const std::string& title, const std::string& x_label, const std::string& y_label,
-                       const std::vector<Series>& series);
+std::string line_chart(const std::string& id, const std::string& title, const std::string& x_label,
+                       const std::string& y_label, const std::vector<Series>& series);
 
 struct RooflinePoint {
   std::string label;
-  double intensity = 0;   // flops per byte
-  double attained = 0;    // flops per cycle
-  std::string group;      // colour key ("ker0", "best")
+  double intensity = 0;  // flops per byte
+  double attained = 0;   // flops per cycle
+  std::string group;     // colour key ("ker0", "best")
 };
 
 struct Roof {
-  std::string name;          // "f32", "f16"
-  double peak = 0;           // flops per cycle
+  std::string name;  // "f32", "f16"
+  double peak = 0;   // flops per cycle
   double bytes_per_cycle = 0;
 };
 

@@ -82,7 +82,8 @@ std::string ContextRetriever::query_text(const rag::RetrievalQuery& q) {
   static const std::regex intrinsic(R"(__riscv_(v[a-z0-9]+?)(_v[vxfwi]+)?_[a-z0-9_]+)");
   std::set<std::string> names;
   for (const auto& code : q.code) {
-    for (std::sregex_iterator it(code.begin(), code.end(), intrinsic), end; it != end && names.size() < kMaxIntrinsicNames; ++it) {
+    for (std::sregex_iterator it(code.begin(), code.end(), intrinsic), end;
+         it != end && names.size() < kMaxIntrinsicNames; ++it) {
       names.insert((*it)[1]);
     }
   }
@@ -118,7 +119,8 @@ std::vector<rag::Retrieved> ContextRetriever::retrieve(const rag::RetrievalQuery
     std::vector<Piece> docs;
     if (docs_) {
       for (const auto& h : docs_->query(text, kDocHits)) {
-        docs.push_back({"[" + h.chunk.source + (h.chunk.section.empty() ? "" : " > " + h.chunk.section) + "]\n" + h.chunk.text + "\n",
+        docs.push_back({"[" + h.chunk.source + (h.chunk.section.empty() ? "" : " > " + h.chunk.section) + "]\n" +
+                            h.chunk.text + "\n",
                         h.chunk.source + ":" + std::to_string(h.chunk.line)});
       }
     }
@@ -135,8 +137,11 @@ std::vector<rag::Retrieved> ContextRetriever::retrieve(const rag::RetrievalQuery
 
 std::string ContextRetriever::describe() const {
   std::string d;
-  if (docs_) d += "documents (" + std::to_string(docs_->chunks().size()) + " chunks, " + docs_->index_kind() + " index)";
-  if (code_) d += std::string(d.empty() ? "" : " and ") + "the idea pool's example code (" + std::to_string(code_->size()) + " examples)";
+  if (docs_)
+    d += "documents (" + std::to_string(docs_->chunks().size()) + " chunks, " + docs_->index_kind() + " index)";
+  if (code_)
+    d += std::string(d.empty() ? "" : " and ") + "the idea pool's example code (" + std::to_string(code_->size()) +
+         " examples)";
   return d.empty() ? "nothing to retrieve from" : "retrieval from " + d;
 }
 

@@ -1,5 +1,7 @@
 #include "src/search/eoh_search.h"
 
+#include "src/common/error.h"
+
 #include <algorithm>
 #include <condition_variable>
 #include <future>
@@ -35,7 +37,7 @@ struct Attempt {
 struct AttemptResult {
   bool model_answered = false;  // the LLM saw the request and answered (not refused by the budget, not lost)
   bool has_kernel = false;
-  bool repeat = false;          // the kernel was one evaluated before (in this run or an earlier one)
+  bool repeat = false;  // the kernel was one evaluated before (in this run or an earlier one)
   ScoredKernel kernel;
   std::string outcome;
 };
@@ -43,7 +45,10 @@ struct AttemptResult {
 class EohRun {
  public:
   EohRun(SearchContext& ctx, uint64_t run_seed, int iteration, int index)
-      : ctx_(ctx), iteration_(iteration), index_(index), rng_(derive_seed(run_seed, {uint64_t(iteration), uint64_t(index)})) {}
+      : ctx_(ctx),
+        iteration_(iteration),
+        index_(index),
+        rng_(derive_seed(run_seed, {uint64_t(iteration), uint64_t(index)})) {}
 
   EohResult run(const std::vector<ScoredKernel>& archive, const Effectiveness& eff, const idea_pool::Idea* drawn) {
     archive_ = archive;
@@ -71,7 +76,8 @@ class EohRun {
       if (at_roofline(population.front())) {
         // A kernel at its bound leaves little to find: the search ends instead of spending the budget.
         ctx_.progress.note("iter " + std::to_string(iteration_ + 1) + " search " + std::to_string(index_ + 1) +
-                           ": the best kernel is within " + std::to_string(static_cast<int>(100 * (kAtRooflineFactor - 1) + 0.5)) +
+                           ": the best kernel is within " +
+                           std::to_string(static_cast<int>(100 * (kAtRooflineFactor - 1) + 0.5)) +
                            "% of the task's roofline; the search stops here");
         result_.stopped_at_roofline = true;
         break;
@@ -79,7 +85,8 @@ class EohRun {
       for (const char* op : kOperators) {
         if (ctx_.stop) break;
         std::vector<Attempt> batch;
-        for (int c = 0; c < ctx_.settings.offspring; ++c) batch.push_back(attempt(op, pick_operator_parents(op, population), g));
+        for (int c = 0; c < ctx_.settings.offspring; ++c)
+          batch.push_back(attempt(op, pick_operator_parents(op, population), g));
         absorb(run_batch(batch), population);
       }
     }
@@ -91,8 +98,9 @@ class EohRun {
     if (!result_.idea_id.empty() && held_ > 0) {
       const double best = population.empty() ? 0 : population.front().speedup();
       const double gain = parent.speedup() > 0 ? best / parent.speedup() - 1 : 0;
-      result_.observations.push_back({result_.idea_id, correct_children_ == 0 ? kFailedProposalImprovement
-                                                                              : std::max(kSlowerCorrectImprovementFloor, gain)});
+      result_.observations.push_back({result_.idea_id, correct_children_ == 0
+                                                           ? kFailedProposalImprovement
+                                                           : std::max(kSlowerCorrectImprovementFloor, gain)});
     }
     return result_;
   }
@@ -115,6 +123,7 @@ class EohRun {
 
   // `k` distinct parents from `pool` (sorted best first), as search.parent_selection says.
   std::vector<size_t> pick_parents(const std::vector<ScoredKernel>& pool, size_t k) {
+    EOK_ASSERT(!pool.empty(), "parents are drawn from a population that holds at least ker0");
     if (ctx_.settings.parent_selection == "softmax") {
       return softmax_pick_distinct(speedups(pool), k, ctx_.settings.parent_temperature, rng_);
     }
@@ -160,7 +169,7 @@ class EohRun {
       changed_.notify_all();
       changed_.wait(lock, [&] {
         for (size_t j = 0; j < i; ++j) {
-          if (!sources_[j]) return false;                                  // an earlier reply is still out
+          if (!sources_[j]) return false;  // an earlier reply is still out
           if (!source.empty() && *sources_[j] == source && !submitted_[j]) return false;  // its twin goes first
         }
         return true;
@@ -207,8 +216,10 @@ class EohRun {
     k.description = g.idea;
     for (const auto& p : a.request.parents) k.parents.push_back(p.kernel.id);
     k.op = a.request.op;
-    if (a.request.idea) k.idea_id = a.request.idea->id;
-    else if (!result_.idea_id.empty()) k.idea_id = result_.idea_id;
+    if (a.request.idea)
+      k.idea_id = a.request.idea->id;
+    else if (!result_.idea_id.empty())
+      k.idea_id = result_.idea_id;
     if (a.request.thought) k.thought_id = a.request.thought->id;
     k.iteration = iteration_;
     k.search = index_;
@@ -232,14 +243,17 @@ class EohRun {
     BatchOrder order(started);  // outlives the futures, whose destructors wait for their tasks
     std::vector<std::future<AttemptResult>> futures;
     for (size_t i = 0; i < started; ++i) {
-      futures.push_back(std::async(std::launch::async, [this, &order, i, a = batch[i]] { return run_one(a, order, i); }));
+      futures.push_back(
+          std::async(std::launch::async, [this, &order, i, a = batch[i]] { return run_one(a, order, i); }));
     }
     std::vector<std::pair<Attempt, AttemptResult>> out;
     for (size_t i = 0; i < futures.size(); ++i) {
       AttemptResult r = futures[i].get();
       const Attempt& a = batch[i];
-      if (r.has_kernel && r.kernel.infra_error()) ctx_.infra_error(where(a), r.kernel);
-      else ctx_.progress.proposal(where(a), r.outcome, r.has_kernel && r.kernel.ok(), r.kernel.speedup());
+      if (r.has_kernel && r.kernel.infra_error())
+        ctx_.infra_error(where(a), r.kernel);
+      else
+        ctx_.progress.proposal(where(a), r.outcome, r.has_kernel && r.kernel.ok(), r.kernel.speedup());
       out.emplace_back(a, std::move(r));
     }
     return out;
@@ -260,8 +274,10 @@ class EohRun {
                                : kFailedProposalImprovement;
         result_.observations.push_back({a.request.thought->id, imp});
       }
-      if (r.has_kernel && !correct && parent) feedback_[parent->kernel.id] += failure_feedback(r.kernel, parent);
-      else if (r.repeat && parent && a.request.op[0] != 'E') feedback_[parent->kernel.id] += repeat_notice(r.kernel);
+      if (r.has_kernel && !correct && parent)
+        feedback_[parent->kernel.id] += failure_feedback(r.kernel, parent);
+      else if (r.repeat && parent && a.request.op[0] != 'E')
+        feedback_[parent->kernel.id] += repeat_notice(r.kernel);
       if (!correct) continue;
       ++correct_children_;
       const bool present = std::any_of(population.begin(), population.end(),
@@ -276,11 +292,11 @@ class EohRun {
   const int iteration_, index_;
   Rng rng_;
   EohResult result_;
-  std::vector<ScoredKernel> archive_;  // the run's best kernels when this search began
+  std::vector<ScoredKernel> archive_;             // the run's best kernels when this search began
   const idea_pool::Idea* search_idea_ = nullptr;  // the idea seeding this search (null: plain EoH)
-  std::map<int64_t, std::string> feedback_;  // parent kernel id -> why its last child failed
-  int held_ = 0;                              // attempts whose outcome tells something (not infra_error)
-  int correct_children_ = 0;                  // of those, the ones that gave a correct kernel
+  std::map<int64_t, std::string> feedback_;       // parent kernel id -> why its last child failed
+  int held_ = 0;                                  // attempts whose outcome tells something (not infra_error)
+  int correct_children_ = 0;                      // of those, the ones that gave a correct kernel
 };
 
 }  // namespace
@@ -292,7 +308,7 @@ EohResult run_eoh_search(SearchContext& ctx, uint64_t run_seed, int iteration, i
 }
 
 std::vector<const idea_pool::Idea*> draw_ideas(const idea_pool::IdeaPool& pool, const Effectiveness& effectiveness,
-                                              size_t count, bool by_effectiveness, double temperature, Rng& rng) {
+                                               size_t count, bool by_effectiveness, double temperature, Rng& rng) {
   std::vector<const idea_pool::Idea*> out;
   if (pool.ideas.empty()) return out;
   std::vector<double> scores;

@@ -22,10 +22,10 @@ struct Observation {
 };
 
 struct EohResult {
-  std::vector<ScoredKernel> population;    // the best kernels at the end, fastest first
+  std::vector<ScoredKernel> population;  // the best kernels at the end, fastest first
   std::vector<Observation> observations;
-  std::string idea_id;                      // "" for plain EoH
-  bool stopped_at_roofline = false;         // ended early: its best kernel was at the task's bound
+  std::string idea_id;               // "" for plain EoH
+  bool stopped_at_roofline = false;  // ended early: its best kernel was at the task's bound
 };
 
 // Improvement recorded for a proposal that produced no correct kernel (infra_error excepted).
@@ -45,6 +45,6 @@ EohResult run_eoh_search(SearchContext& ctx, uint64_t run_seed, int iteration, i
 // with another only when the pool has fewer ideas than searches), by softmax over their effectiveness
 // with `temperature` (uniform when `by_effectiveness` is false). Deterministic given `rng`.
 std::vector<const idea_pool::Idea*> draw_ideas(const idea_pool::IdeaPool& pool, const Effectiveness& effectiveness,
-                                              size_t count, bool by_effectiveness, double temperature, Rng& rng);
+                                               size_t count, bool by_effectiveness, double temperature, Rng& rng);
 
 }  // namespace eok::search

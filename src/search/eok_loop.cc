@@ -39,7 +39,8 @@ LoopResult run_eok_loop(SearchContext& ctx, db::KernelDb& db, const std::string&
     // iterations: a resumed run finds later kernels on record too, and must see what the first pass saw.
     std::vector<ScoredKernel> archive = {baseline};
     for (const auto& row : db.kernels(ctx.task.id, run_id)) {
-      if (row.kernel.iteration >= it || !row.evaluation || row.evaluation->status != "ok" || !row.evaluation->cycles) continue;
+      if (row.kernel.iteration >= it || !row.evaluation || row.evaluation->status != "ok" || !row.evaluation->cycles)
+        continue;
       if (row.kernel.board != board || row.kernel.hash == baseline.kernel.hash) continue;
       archive.push_back({row.kernel, *row.evaluation});
     }
@@ -72,7 +73,8 @@ LoopResult run_eok_loop(SearchContext& ctx, db::KernelDb& db, const std::string&
       mean /= static_cast<double>(values.size());
       const double before = eff[id];
       eff[id] = (1 - s.effectiveness_rate) * before + s.effectiveness_rate * mean;
-      if (!recorded.count({it, id})) db.insert_idea_update({run_id, it, id, before, eff[id], static_cast<int>(values.size())});
+      if (!recorded.count({it, id}))
+        db.insert_idea_update({run_id, it, id, before, eff[id], static_cast<int>(values.size())});
     }
     result.iterations_done = it + 1;
   }

@@ -10,15 +10,17 @@
 
 namespace eok::search {
 
-
 db::EvaluationRecord to_record(const evaluator::EvalResult& r, int64_t kernel_id, const std::string& setup) {
   db::EvaluationRecord e;
   e.kernel_id = kernel_id;
   e.status = evaluator::status_name(r.status);
   e.message = r.message;
   const nlohmann::json j = r.to_json();
-  nlohmann::json evidence = {{"evidence", j["evidence"]}, {"profile", j["profile"]}, {"timings_s", j["timings_s"]},
-                             {"sandbox", j["sandbox"]}, {"roofline_cycles", j["roofline_cycles"]}};
+  nlohmann::json evidence = {{"evidence", j["evidence"]},
+                             {"profile", j["profile"]},
+                             {"timings_s", j["timings_s"]},
+                             {"sandbox", j["sandbox"]},
+                             {"roofline_cycles", j["roofline_cycles"]}};
   if (j.contains("measurement")) {
     evidence["measurement"] = j["measurement"];
     evidence["modeled_cycles"] = j["modeled_cycles"];
@@ -88,8 +90,8 @@ std::string EvaluationService::last_infra_error() const {
 
 std::optional<db::EvaluationRecord> EvaluationService::recheck(const db::KernelRecord& k, int times) {
   for (int attempt = 0; attempt < times; ++attempt) {
-    const uint64_t seed = derive_seed(run_seed_, {0x72656368u /* "rech" */, static_cast<uint64_t>(k.id),
-                                                  static_cast<uint64_t>(attempt)});
+    const uint64_t seed =
+        derive_seed(run_seed_, {0x72656368u /* "rech" */, static_cast<uint64_t>(k.id), static_cast<uint64_t>(attempt)});
     const evaluator::EvalResult r = judge_on_board(k.source, seed);
     if (r.status != evaluator::EvalStatus::ok && r.status != evaluator::EvalStatus::infra_error) {
       return to_record(r, k.id, judge_.setup());
@@ -110,7 +112,9 @@ std::optional<nlohmann::json> board_measurement(const db::EvaluationRecord& e) {
   return std::nullopt;
 }
 
-double median_of(std::vector<double> v) { return evaluator::remote::median_and_mad(std::move(v)).first; }
+double median_of(std::vector<double> v) {
+  return evaluator::remote::median_and_mad(std::move(v)).first;
+}
 
 }  // namespace
 
@@ -119,22 +123,26 @@ double ScoredKernel::noise() const {
   return m ? m->value("mad_cycles", 0.0) : 0.0;
 }
 
-bool ScoredKernel::measured_on_board() const { return board_measurement(eval).has_value(); }
+bool ScoredKernel::measured_on_board() const {
+  return board_measurement(eval).has_value();
+}
 
 bool clearly_faster(const ScoredKernel& a, const ScoredKernel& b) {
   return a.cycles() + a.noise() + b.noise() < b.cycles();
 }
 
-Remeasured EvaluationService::remeasure_against(const db::KernelRecord& champion, const db::KernelRecord& baseline, int rounds) {
+Remeasured EvaluationService::remeasure_against(const db::KernelRecord& champion, const db::KernelRecord& baseline,
+                                                int rounds) {
   Remeasured out;
   std::vector<double> champ, base, noise;
   for (int round = 0; round < rounds; ++round) {
     for (const db::KernelRecord* k : {&baseline, &champion}) {
-      const uint64_t seed = derive_seed(run_seed_, {0x7265696eu /* "rein" */, static_cast<uint64_t>(k->id), static_cast<uint64_t>(round)});
+      const uint64_t seed = derive_seed(
+          run_seed_, {0x7265696eu /* "rein" */, static_cast<uint64_t>(k->id), static_cast<uint64_t>(round)});
       const evaluator::EvalResult r = judge_on_board(k->source, seed);
       if (r.status != evaluator::EvalStatus::ok || !r.measurement) {
-        out.problem = std::string(k == &baseline ? "ker0" : "the champion") + " did not measure in round " + std::to_string(round + 1) +
-                      ": " + evaluator::status_name(r.status) + ": " + r.message;
+        out.problem = std::string(k == &baseline ? "ker0" : "the champion") + " did not measure in round " +
+                      std::to_string(round + 1) + ": " + evaluator::status_name(r.status) + ": " + r.message;
         return out;
       }
       (k == &baseline ? base : champ).push_back(r.measurement->median_cycles);
@@ -167,9 +175,11 @@ ScoredKernel EvaluationService::baseline() {
   db::EvaluationRecord e = evaluate(*row);
   if (e.status == "infra_error") {
     // Not recorded: ker0's record is the baseline of every run and of the leaderboard.
-    throw InfraError("could not measure the baseline " + task_.ker0_path().lexically_proximate(std::filesystem::current_path()).string() + " on board " + board_ +
-                         ": infra_error: " + e.message + ". eok or the board failed, not the kernel: check the setup with "
-                         "`eok doctor`");
+    throw InfraError("could not measure the baseline " +
+                     task_.ker0_path().lexically_proximate(std::filesystem::current_path()).string() + " on board " +
+                     board_ + ": infra_error: " + e.message +
+                     ". eok or the board failed, not the kernel: check the setup with "
+                     "`eok doctor`");
   }
   db_.insert_evaluation(e);
   remember_baseline({*row, e});
@@ -203,8 +213,10 @@ ScoredKernel EvaluationService::submit(db::KernelRecord k, bool* duplicate) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = in_flight_.find(k.hash);
-    if (it != in_flight_.end()) earlier = it->second;
-    else in_flight_[k.hash] = promise.get_future().share();
+    if (it != in_flight_.end())
+      earlier = it->second;
+    else
+      in_flight_[k.hash] = promise.get_future().share();
   }
   if (earlier.valid()) {
     // The same source was submitted before in this process: one evaluation serves both.

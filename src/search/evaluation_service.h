@@ -53,15 +53,15 @@ struct Remeasured {
 };
 
 struct EvaluationCounts {
-  int64_t evaluated = 0;   // evaluations run on the board
-  int64_t reused = 0;      // kernels whose evaluation was already recorded
+  int64_t evaluated = 0;     // evaluations run on the board
+  int64_t reused = 0;        // kernels whose evaluation was already recorded
   int64_t infra_errors = 0;  // evaluations that ended in infra_error (counted in `evaluated` too)
 };
 
 class EvaluationService {
  public:
-  EvaluationService(KernelJudge& judge, db::KernelDb& db, const evaluator::Task& task,
-                    std::string board, std::string run_id, uint64_t run_seed, int concurrency);
+  EvaluationService(KernelJudge& judge, db::KernelDb& db, const evaluator::Task& task, std::string board,
+                    std::string run_id, uint64_t run_seed, int concurrency);
 
   // After this many evaluations in a row end in infra_error, the board is taken to be failing.
   static constexpr int kInfraErrorsInARow = 3;
@@ -107,7 +107,7 @@ class EvaluationService {
   std::counting_semaphore<64> board_slots_;
   mutable std::mutex mutex_;
   std::map<std::string, std::shared_future<ScoredKernel>> in_flight_;  // by normalised hash
-  std::optional<ScoredKernel> baseline_;  // ker0, once baseline() measured it
+  std::optional<ScoredKernel> baseline_;                               // ker0, once baseline() measured it
   EvaluationCounts counts_;
   int infra_in_a_row_ = 0;
   bool infra_failing_ = false;

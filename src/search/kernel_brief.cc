@@ -84,7 +84,9 @@ double roofline_of(const ScoredKernel& k) {
   return roof.is_number() ? roof.get<double>() : 0;
 }
 
-bool within_bound(double cycles, double roof) { return roof > 0 && cycles > 0 && cycles <= kAtRooflineFactor * roof; }
+bool within_bound(double cycles, double roof) {
+  return roof > 0 && cycles > 0 && cycles <= kAtRooflineFactor * roof;
+}
 
 }  // namespace
 
@@ -93,25 +95,29 @@ std::string roofline_line(const ScoredKernel& k) {
   if (roof <= 0 || k.cycles() <= 0) return "";
   char buf[256];
   if (within_bound(k.cycles(), roof)) {
-    std::snprintf(buf, sizeof buf,
-                  "Roofline: no kernel can take fewer than about %.0f cycles here, and this one takes %.2fx that: it is "
-                  "at its bound, so little is left to gain; only a change that removes memory traffic or work can help",
-                  roof, k.cycles() / roof);
+    std::snprintf(
+        buf, sizeof buf,
+        "Roofline: no kernel can take fewer than about %.0f cycles here, and this one takes %.2fx that: it is "
+        "at its bound, so little is left to gain; only a change that removes memory traffic or work can help",
+        roof, k.cycles() / roof);
   } else {
-    std::snprintf(buf, sizeof buf, "Roofline: no kernel can take fewer than about %.0f cycles here; this one takes %.2fx that",
-                  roof, k.cycles() / roof);
+    std::snprintf(buf, sizeof buf,
+                  "Roofline: no kernel can take fewer than about %.0f cycles here; this one takes %.2fx that", roof,
+                  k.cycles() / roof);
   }
   return buf;
 }
 
-bool at_roofline(const ScoredKernel& k) { return within_bound(k.cycles(), roofline_of(k)); }
+bool at_roofline(const ScoredKernel& k) {
+  return within_bound(k.cycles(), roofline_of(k));
+}
 
 std::string repeat_notice(const ScoredKernel& repeated) {
   char buf[96];
   std::snprintf(buf, sizeof buf, ", %.2fx the baseline", repeated.speedup());
   return "The last proposal from this kernel was a repeat of kernel #" + std::to_string(repeated.kernel.id) +
-         ", already evaluated (" + repeated.eval.status + (repeated.ok() ? buf : "") + "; its idea: " +
-         (repeated.kernel.description.empty() ? "not stated" : repeated.kernel.description) +
+         ", already evaluated (" + repeated.eval.status + (repeated.ok() ? buf : "") +
+         "; its idea: " + (repeated.kernel.description.empty() ? "not stated" : repeated.kernel.description) +
          "). Propose something that differs from it.\n";
 }
 
@@ -121,7 +127,8 @@ std::string failure_feedback(const ScoredKernel& failed, const ScoredKernel* par
   out << "Its idea: " << (failed.kernel.description.empty() ? "(not stated)" : failed.kernel.description) << "\n";
   out << "Its status was " << failed.eval.status << ": " << failed.eval.message << "\n";
   // Its change as a diff; a rewrite (a diff longer than the code) as its code.
-  const std::string diff = parent ? unified_diff(parent->kernel.source, failed.kernel.source, "kernel", "failed attempt", 2) : "";
+  const std::string diff =
+      parent ? unified_diff(parent->kernel.source, failed.kernel.source, "kernel", "failed attempt", 2) : "";
   const bool rewrite = diff.empty() || diff.size() > failed.kernel.source.size();
   std::istringstream lines(rewrite ? failed.kernel.source : diff);
   std::string line, kept;

@@ -15,10 +15,18 @@ namespace {
 constexpr std::string_view kTag = "eok-knob";
 constexpr std::string_view kDeclarationForm = "// eok-knob: NAME = DEFAULT in {V1, V2, ...}";
 
-bool is_ident_start(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_ident_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_ident_start(char c) {
+  return std::isalpha(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_ident_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+}
+bool is_digit(char c) {
+  return c >= '0' && c <= '9';
+}
+bool is_space(char c) {
+  return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v';
+}
 
 std::string_view trim(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
@@ -26,7 +34,9 @@ std::string_view trim(std::string_view s) {
   return s;
 }
 
-std::string in_quotes(std::string_view s) { return "'" + std::string(s) + "'"; }
+std::string in_quotes(std::string_view s) {
+  return "'" + std::string(s) + "'";
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Lexing: just enough C to tell identifiers in code from comments, string and character literals and
@@ -163,7 +173,9 @@ std::optional<Shape> parse_shape(std::string_view s, bool allow_tuple) {
 }
 
 // vboolN / bN: N = SEW/LMUL in 1..64, kept as log2.
-std::optional<int> parse_mask_ratio(std::string_view digits) { return log2_of_power(digits, 6); }
+std::optional<int> parse_mask_ratio(std::string_view digits) {
+  return log2_of_power(digits, 6);
+}
 
 // ---------------------------------------------------------------------------------------------------
 // The LMUL rewrite. Every RVV spelling that carries an LMUL is rescaled by 2^shift:
@@ -564,8 +576,8 @@ std::string join(const std::vector<std::string>& values) {
 Knob parse_declaration(std::string_view comment, size_t line) {
   const std::string where = "line " + std::to_string(line) + ": ";
   auto malformed = [&](const std::string& why) -> ConfigError {
-    return ConfigError(where + "malformed knob declaration " + in_quotes(trim(comment)) + " (" + why + "); write it as " +
-                       in_quotes(kDeclarationForm));
+    return ConfigError(where + "malformed knob declaration " + in_quotes(trim(comment)) + " (" + why +
+                       "); write it as " + in_quotes(kDeclarationForm));
   };
   std::string_view s = comment;
   s.remove_prefix(s.find(kTag) + kTag.size());
@@ -665,8 +677,9 @@ void check_guard(std::string_view source, const Knob& knob, size_t decl_line) {
                           "' must be followed directly by '#define " + knob.name + " " + knob.default_value + "'");
       if (first_token(d->rest) != knob.default_value)
         throw ConfigError("line " + std::to_string(line) + ": the guard defines " + knob.name + " as " +
-                          in_quotes(first_token(d->rest)) + " but its declaration on line " + std::to_string(decl_line) +
-                          " says the default is " + knob.default_value + "; make them agree");
+                          in_quotes(first_token(d->rest)) + " but its declaration on line " +
+                          std::to_string(decl_line) + " says the default is " + knob.default_value +
+                          "; make them agree");
       return;
     }
     if (d && d->keyword == "ifndef" && d->name == knob.name) {

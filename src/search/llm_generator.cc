@@ -20,7 +20,6 @@ namespace {
 
 constexpr size_t kContextTokens = 1500;
 
-
 std::string board_line(const evaluator::BoardProfile& b) {
   return b.description + "; VLEN " + std::to_string(b.vlen) + ", in-order dual-issue X60 cores with separate vector " +
          "FP, vector integer and vector load/store pipes; cycles are modeled from measured X60 figures";
@@ -46,7 +45,8 @@ std::string thought_text(const idea_pool::Thought& t) {
   const std::string prefix = idea_pool::kExtractivePrefix;
   if (!t.description.starts_with(prefix)) return t.description;
   return "(a change in the library's history, known only by its title, mined without an LLM: work out the step "
-         "from the title and the example) " + t.description.substr(prefix.size());
+         "from the title and the example) " +
+         t.description.substr(prefix.size());
 }
 
 std::string joined(const std::vector<std::string>& parts) {
@@ -58,9 +58,9 @@ std::string joined(const std::vector<std::string>& parts) {
 }  // namespace
 
 const std::vector<std::string>& LlmGenerator::placeholders() {
-  static const std::vector<std::string> names = {"board",  "march",   "signature", "tolerance", "task_name",
-                                                 "task_id", "timed_sizes", "parent", "parents", "principle",
-                                                 "thought", "examples", "context",  "feedback", "specification", "inputs"};
+  static const std::vector<std::string> names = {
+      "board",   "march",     "signature", "tolerance", "task_name", "task_id",  "timed_sizes",   "parent",
+      "parents", "principle", "thought",   "examples",  "context",   "feedback", "specification", "inputs"};
   return names;
 }
 
@@ -76,9 +76,9 @@ std::string request_identity(const llm::ChatRequest& req) {
   return h.hex();
 }
 
-LlmGenerator::LlmGenerator(llm::Llm& llm, const llm::PromptLibrary& prompts, rag::Retriever& retriever, db::KernelDb& db,
-                           const evaluator::Task& task, const evaluator::BoardProfile& board, std::string run_id,
-                           const SearchSettings& settings)
+LlmGenerator::LlmGenerator(llm::Llm& llm, const llm::PromptLibrary& prompts, rag::Retriever& retriever,
+                           db::KernelDb& db, const evaluator::Task& task, const evaluator::BoardProfile& board,
+                           std::string run_id, const SearchSettings& settings)
     : llm_(llm),
       prompts_(prompts),
       retriever_(retriever),
@@ -120,13 +120,16 @@ llm::ChatRequest LlmGenerator::build_request(const ProposalRequest& req, std::st
     q.descriptions.push_back(p.kernel.description);
     q.code.push_back(p.kernel.source);
   }
-  if (req.thought) q.thought = req.thought->description;
-  else if (req.idea) q.thought = req.idea->principle;
+  if (req.thought)
+    q.thought = req.thought->description;
+  else if (req.idea)
+    q.thought = req.idea->principle;
   // The paper retrieves with the thought's example code: an init prompt shows it already, the later
   // operators of an idea-seeded search get its thoughts' examples as retrieved code.
   if (req.idea && !req.thought && uses_code(settings_.rag)) {
     for (const auto& t : req.idea->thoughts) {
-      for (auto& e : example_texts(t, 1)) q.thought_examples.push_back("Example change for the idea \"" + t.description.substr(0, 200) + "\":\n" + e);
+      for (auto& e : example_texts(t, 1))
+        q.thought_examples.push_back("Example change for the idea \"" + t.description.substr(0, 200) + "\":\n" + e);
     }
   }
   std::string ctx;

@@ -13,27 +13,35 @@ namespace eok::search {
 std::string format_duration(double seconds) {
   const long s = static_cast<long>(seconds + 0.5);
   char buf[32];
-  if (s >= 3600) std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
-  else std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+  if (s >= 3600)
+    std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+  else
+    std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
   return buf;
 }
 
 Progress::Progress(int64_t planned, bool terminal)
     : planned_(planned), terminal_(terminal), start_(std::chrono::steady_clock::now()) {}
 
-Progress::~Progress() { finish(); }
+Progress::~Progress() {
+  finish();
+}
 
 std::string Progress::status_locked() const {
   const double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
   char buf[400];
   std::string eta = "";
-  if (done_ > 0 && planned_ > done_) eta = ", ~" + format_duration(elapsed * static_cast<double>(planned_ - done_) / static_cast<double>(done_)) + " left";
+  if (done_ > 0 && planned_ > done_)
+    eta =
+        ", ~" + format_duration(elapsed * static_cast<double>(planned_ - done_) / static_cast<double>(done_)) + " left";
   const std::string infra = infra_ > 0 ? ", " + std::to_string(infra_) + " infra_error" : "";
-  std::snprintf(buf, sizeof buf, "%s | %lld/%lld proposals (%lld correct, %lld failed%s) | LLM %lld calls (%lld cached, %lld failed) | best %.3fx | %s%s%s",
+  std::snprintf(buf, sizeof buf,
+                "%s | %lld/%lld proposals (%lld correct, %lld failed%s) | LLM %lld calls (%lld cached, %lld failed) | "
+                "best %.3fx | %s%s%s",
                 phase_.c_str(), static_cast<long long>(done_), static_cast<long long>(planned_),
-                static_cast<long long>(correct_), static_cast<long long>(failed_), infra.c_str(), static_cast<long long>(calls_),
-                static_cast<long long>(cached_), static_cast<long long>(call_failures_), best_,
-                format_duration(elapsed).c_str(), eta.c_str(), last_.empty() ? "" : (" | " + last_).c_str());
+                static_cast<long long>(correct_), static_cast<long long>(failed_), infra.c_str(),
+                static_cast<long long>(calls_), static_cast<long long>(cached_), static_cast<long long>(call_failures_),
+                best_, format_duration(elapsed).c_str(), eta.c_str(), last_.empty() ? "" : (" | " + last_).c_str());
   return buf;
 }
 

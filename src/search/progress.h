@@ -24,8 +24,8 @@ class Progress {
   // failures and always logged as a line of its own, even on a terminal.
   void infra_error(const std::string& where, const std::string& outcome);
   void llm_call(bool ok, bool cache_hit);
-  void note(const std::string& line);   // a log line that does not disturb the status line
-  void baseline(double speedup);        // the speedup to beat (ker0's, about 1)
+  void note(const std::string& line);  // a log line that does not disturb the status line
+  void baseline(double speedup);       // the speedup to beat (ker0's, about 1)
   void finish();
 
   double best_speedup() const;

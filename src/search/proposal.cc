@@ -4,7 +4,6 @@
 #include <regex>
 #include <vector>
 
-
 namespace eok::search {
 
 namespace {
@@ -77,7 +76,9 @@ std::string idea_from(const std::string& prose) {
     std::string text = trim(prose);
     size_t end = std::string::npos;
     for (size_t i = 0; i < text.size() && end == std::string::npos; ++i) {
-      if (text[i] == '\n' || (text[i] == '.' && (i + 1 == text.size() || std::isspace(static_cast<unsigned char>(text[i + 1]))))) end = i;
+      if (text[i] == '\n' ||
+          (text[i] == '.' && (i + 1 == text.size() || std::isspace(static_cast<unsigned char>(text[i + 1])))))
+        end = i;
     }
     idea = trim(text.substr(0, end == std::string::npos ? text.size() : end + 1));
   }
@@ -90,7 +91,8 @@ std::string idea_from(const std::string& prose) {
 Proposal parse_proposal(const std::string& reply, const std::string& entry) {
   Proposal p;
   if (reply.size() > kMaxReplyBytes) {
-    p.reason = "reply too large (" + std::to_string(reply.size()) + " bytes; limit " + std::to_string(kMaxReplyBytes) + ")";
+    p.reason =
+        "reply too large (" + std::to_string(reply.size()) + " bytes; limit " + std::to_string(kMaxReplyBytes) + ")";
     return p;
   }
   if (!valid_utf8(reply)) {

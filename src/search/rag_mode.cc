@@ -16,10 +16,14 @@ RagMode parse_rag_mode(std::string_view name) {
 
 const char* rag_mode_name(RagMode mode) {
   switch (mode) {
-    case RagMode::none: return "none";
-    case RagMode::docs: return "docs";
-    case RagMode::code: return "code";
-    case RagMode::both: return "both";
+    case RagMode::none:
+      return "none";
+    case RagMode::docs:
+      return "docs";
+    case RagMode::code:
+      return "code";
+    case RagMode::both:
+      return "both";
   }
   return "both";
 }

@@ -10,7 +10,11 @@ enum class RagMode { none, docs, code, both };
 // "none", "docs", "code", "both"; throws ConfigError naming them for anything else.
 RagMode parse_rag_mode(std::string_view name);
 const char* rag_mode_name(RagMode mode);
-inline bool uses_docs(RagMode m) { return m == RagMode::docs || m == RagMode::both; }
-inline bool uses_code(RagMode m) { return m == RagMode::code || m == RagMode::both; }
+inline bool uses_docs(RagMode m) {
+  return m == RagMode::docs || m == RagMode::both;
+}
+inline bool uses_code(RagMode m) {
+  return m == RagMode::code || m == RagMode::both;
+}
 
 }  // namespace eok::search

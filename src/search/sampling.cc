@@ -63,7 +63,9 @@ std::vector<size_t> softmax_pick_distinct(const std::vector<double>& scores, siz
   return picked;
 }
 
-size_t rank_pick(size_t n, Rng& rng) { return n <= 1 ? 0 : weighted_pick(rank_weights(n), rng); }
+size_t rank_pick(size_t n, Rng& rng) {
+  return n <= 1 ? 0 : weighted_pick(rank_weights(n), rng);
+}
 
 std::vector<size_t> rank_pick_distinct(size_t n, size_t k, Rng& rng) {
   const std::vector<double> all = rank_weights(n);

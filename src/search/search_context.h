@@ -20,11 +20,11 @@ struct SearchContext {
   const evaluator::Task& task;
   const SearchSettings& settings;
   EvaluationService& evals;
-  Generator* generator;                 // null for the tuner
+  Generator* generator;  // null for the tuner
   Progress& progress;
-  const idea_pool::IdeaPool* pool;      // null: plain EoH
-  std::atomic<bool>& stop;              // Ctrl-C, spent budget: finish what runs, start nothing new
-  std::string stop_reason;              // written once, by whoever sets `stop` first (guarded by stop_mutex)
+  const idea_pool::IdeaPool* pool;  // null: plain EoH
+  std::atomic<bool>& stop;          // Ctrl-C, spent budget: finish what runs, start nothing new
+  std::string stop_reason;          // written once, by whoever sets `stop` first (guarded by stop_mutex)
   std::mutex stop_mutex;
 
   void request_stop(const std::string& why) {

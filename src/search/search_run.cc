@@ -1,7 +1,6 @@
 #include "src/search/search_run.h"
 #include "src/common/clock.h"
 
-
 #include <algorithm>
 #include <atomic>
 #include <chrono>
@@ -47,16 +46,18 @@ constexpr int kChampionRechecks = 2;
 // database may take no write either, and the run then stays `running`, which --resume also continues.
 void mark_stopped(db::KernelDb& db, const std::string& run_id, const std::string& reason) {
   try {
-    db.update_run(run_id, "stopped", nlohmann::json{{"stop_reason", reason}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    db.update_run(
+        run_id, "stopped",
+        nlohmann::json{{"stop_reason", reason}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   } catch (const std::exception& e) {
     log::warn("could not mark run {} stopped: {}", run_id, e.what());
   }
 }
 
-
 // The retriever of --rag MODE: the document index (built from rag/corpus/ when there is none yet) and the
 // example index of the pool.
-std::unique_ptr<rag::Retriever> make_retriever(const SearchSettings& settings, const SearchRequest& req, const idea_pool::IdeaPool* pool) {
+std::unique_ptr<rag::Retriever> make_retriever(const SearchSettings& settings, const SearchRequest& req,
+                                               const idea_pool::IdeaPool* pool) {
   const RagMode mode = settings.rag;
   if (mode == RagMode::none) return std::make_unique<rag::NoRetriever>();
   std::optional<rag::DocIndex> docs;
@@ -96,7 +97,8 @@ std::optional<idea_pool::IdeaPool> find_pool(const Config& c, const Workspace& w
   }
   auto pool = idea_pool::load_pool(path);
   *note = "idea pool " + path + ": " + std::to_string(pool.ideas.size()) + " ideas, " +
-          std::to_string(pool.thought_count()) + " thoughts" + (pool.description.empty() ? "" : " (" + pool.description + ")");
+          std::to_string(pool.thought_count()) + " thoughts" +
+          (pool.description.empty() ? "" : " (" + pool.description + ")");
   return pool;
 }
 
@@ -115,15 +117,19 @@ SearchOutcome run_search(SearchRequest req) {
     fs::create_directories(req.workspace.runs_dir(), ec);
     run_lock.emplace(req.workspace.runs_dir() / (id + ".lock"));
     if (!run_lock->held()) {
-      throw ConfigError("run " + id + " is being searched by another eok process right now: wait for it to end, or stop it "
-                        "(Ctrl-C) and then continue it with eok search --resume " + id);
+      throw ConfigError("run " + id +
+                        " is being searched by another eok process right now: wait for it to end, or stop it "
+                        "(Ctrl-C) and then continue it with eok search --resume " +
+                        id);
     }
   };
   if (req.new_run_id) db::check_run_id(*req.new_run_id);
   if (req.resume_run) {
     db::check_run_id(*req.resume_run);
     auto found = db->get_run(*req.resume_run);
-    if (!found) throw NotFoundError("no run " + *req.resume_run + " in " + req.workspace.database_path().string() + " (eok runs lists them)");
+    if (!found)
+      throw NotFoundError("no run " + *req.resume_run + " in " + req.workspace.database_path().string() +
+                          " (eok runs lists them)");
     run = *found;
     lock_run(run.id);
     if (run.state == "finished") log::info("run {} had finished; retracing it changes nothing new", run.id);
@@ -148,7 +154,8 @@ SearchOutcome run_search(SearchRequest req) {
       llm::LlmSettings s;
       s.base_url = "replay";
       s.model = req.resume_run ? run.model : config.str("llm.model");
-      if (s.model.empty()) throw ConfigError("--replay needs the model the recorded run used: set EOK_LLM_MODEL or --resume RUN_ID");
+      if (s.model.empty())
+        throw ConfigError("--replay needs the model the recorded run used: set EOK_LLM_MODEL or --resume RUN_ID");
       choice.settings = s;
       choice.why = "replaying from the response cache alone (model " + s.model + ")";
     } else {
@@ -157,7 +164,8 @@ SearchOutcome run_search(SearchRequest req) {
       if (choice.settings && config.boolean("llm.preflight")) {
         const auto& s = *choice.settings;
         if (!llm::probe_server(s.base_url, s.api_key, std::min(30.0, s.timeout_seconds))) {
-          throw NotFoundError("the LLM endpoint " + s.base_url + " does not answer GET /models with a model: check it with "
+          throw NotFoundError("the LLM endpoint " + s.base_url +
+                              " does not answer GET /models with a model: check it with "
                               "`eok doctor`, or set llm.preflight = false for a server without /models");
         }
       }
@@ -175,9 +183,10 @@ SearchOutcome run_search(SearchRequest req) {
       if (method == "eoh" && pool) pool.reset();
       log::info("{}", method == "eoh" ? pool_note + ": running plain EoH" : pool_note);
       if (pool && idea_pool::pool_is_extractive(*pool)) {
-        log::warn("the idea pool was mined without an LLM (extractive): its thoughts are commit titles, not "
-                  "written optimisation steps, and guide the search weakly; `eok mine` with an LLM configured "
-                  "distils real ones");
+        log::warn(
+            "the idea pool was mined without an LLM (extractive): its thoughts are commit titles, not "
+            "written optimisation steps, and guide the search weakly; `eok mine` with an LLM configured "
+            "distils real ones");
       }
     }
   }
@@ -220,10 +229,14 @@ SearchOutcome run_search(SearchRequest req) {
     // answered (and said) before the final summary is written.
     for (;;) {
       if (interrupts.interrupted()) {
-        log::warn("Ctrl-C: finishing the evaluations in flight and cancelling LLM requests; the run is marked stopped "
-                  "(continue it with eok search --resume {}); Ctrl-C again stops at once", run.id);
+        log::warn(
+            "Ctrl-C: finishing the evaluations in flight and cancelling LLM requests; the run is marked stopped "
+            "(continue it with eok search --resume {}); Ctrl-C again stops at once",
+            run.id);
         try {
-          db->update_run(run.id, "stopped", nlohmann::json{{"stop_reason", "interrupted"}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+          db->update_run(run.id, "stopped",
+                         nlohmann::json{{"stop_reason", "interrupted"}}.dump(-1, ' ', false,
+                                                                             nlohmann::json::error_handler_t::replace));
         } catch (const std::exception& e) {
           log::warn("could not mark run {} stopped: {}", run.id, e.what());
         }
@@ -245,7 +258,8 @@ SearchOutcome run_search(SearchRequest req) {
   const bool llm_run = method != "tuner";
   Progress progress(llm_run ? settings.planned_proposals() : settings.tuner_max_evaluations, req.terminal);
   BoardJudge board_judge(*session.evaluator);
-  EvaluationService evals(req.judge ? *req.judge : board_judge, *db, task, session.board.name, run.id, run.seed, settings.eval_concurrency);
+  EvaluationService evals(req.judge ? *req.judge : board_judge, *db, task, session.board.name, run.id, run.seed,
+                          settings.eval_concurrency);
   SearchOutcome out;
   out.run_id = run.id;
   out.task = task.id;
@@ -277,9 +291,11 @@ SearchOutcome run_search(SearchRequest req) {
   }
   if (!baseline.ok()) {
     progress.finish();
-    const std::string why = task.ker0_path().lexically_proximate(fs::current_path()).string() + " does not pass on board " + out.board + ": " + baseline.eval.status +
-                            ": " + baseline.eval.message;
-    db->update_run(run.id, "failed", nlohmann::json{{"error", why}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    const std::string why = task.ker0_path().lexically_proximate(fs::current_path()).string() +
+                            " does not pass on board " + out.board + ": " + baseline.eval.status + ": " +
+                            baseline.eval.message;
+    db->update_run(run.id, "failed",
+                   nlohmann::json{{"error", why}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     throw Error(why);
   }
   out.baseline_cycles = baseline.cycles();
@@ -297,10 +313,12 @@ SearchOutcome run_search(SearchRequest req) {
     budget.max_cost = config.number("budget.max_cost");
     client = llm::make_llm(*llm_settings, budget, req.workspace.llm_cache_dir(), req.replay, &llm_stats);
     out.llm = client->describe();
-    prompts = std::make_unique<llm::PromptLibrary>(req.root / "prompts", LlmGenerator::required_prompts(), LlmGenerator::placeholders());
+    prompts = std::make_unique<llm::PromptLibrary>(req.root / "prompts", LlmGenerator::required_prompts(),
+                                                   LlmGenerator::placeholders());
     retriever = make_retriever(settings, req, pool ? &*pool : nullptr);
     log::info("retrieval ({}): {}", rag_mode_name(settings.rag), retriever->describe());
-    generator = std::make_unique<LlmGenerator>(*client, *prompts, *retriever, *db, task, session.board, run.id, settings);
+    generator =
+        std::make_unique<LlmGenerator>(*client, *prompts, *retriever, *db, task, session.board, run.id, settings);
   }
   SearchContext ctx{task, settings, evals, generator.get(), progress, pool ? &*pool : nullptr, stop, {}, {}};
 
@@ -324,11 +342,13 @@ SearchOutcome run_search(SearchRequest req) {
       mark_stopped(*db, run.id, e.what());
       throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
     }
-    db->update_run(run.id, "failed", nlohmann::json{{"error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    db->update_run(run.id, "failed",
+                   nlohmann::json{{"error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     throw;
   } catch (const std::exception& e) {
     progress.finish();
-    db->update_run(run.id, "failed", nlohmann::json{{"error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    db->update_run(run.id, "failed",
+                   nlohmann::json{{"error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     throw;
   }
   // Kernels on record without an evaluation (their evaluation was cut off by a kill, and the resumed
@@ -344,18 +364,20 @@ SearchOutcome run_search(SearchRequest req) {
   progress.finish();
   if (stop) {
     state = "stopped";
-    out.stop_reason = ctx.stop_reason.empty() ? (interrupts.interrupted() ? "interrupted" : "stopped") : ctx.stop_reason;
+    out.stop_reason =
+        ctx.stop_reason.empty() ? (interrupts.interrupted() ? "interrupted" : "stopped") : ctx.stop_reason;
   }
   // A search that ran its course, asking, and never got a kernel back learned nothing: it failed. (One
   // that was stopped, by Ctrl-C, the budget or a replay's miss, stays resumable.)
   if (llm_run && !stop) {
     const auto calls = db->llm_calls(run.id);
-    const bool any_kernel = std::any_of(calls.begin(), calls.end(), [](const db::LlmCallRecord& c) { return c.kernel_id.has_value(); });
+    const bool any_kernel =
+        std::any_of(calls.begin(), calls.end(), [](const db::LlmCallRecord& c) { return c.kernel_id.has_value(); });
     const bool all_failed = std::all_of(calls.begin(), calls.end(), [](const db::LlmCallRecord& c) { return !c.ok; });
     if (!calls.empty() && !any_kernel) {
       state = "failed";
-      out.stop_reason = std::string(all_failed ? "every LLM call failed" : "no reply of the LLM held a usable kernel") + " (" +
-                        std::to_string(calls.size()) + " calls; the last: " + calls.back().error +
+      out.stop_reason = std::string(all_failed ? "every LLM call failed" : "no reply of the LLM held a usable kernel") +
+                        " (" + std::to_string(calls.size()) + " calls; the last: " + calls.back().error +
                         "): check the endpoint and model with `eok doctor` and one call with `eok show --call " +
                         std::to_string(calls.back().id) + "`, then continue with eok search --resume " + run.id;
       log::error("{}", out.stop_reason);
@@ -368,12 +390,13 @@ SearchOutcome run_search(SearchRequest req) {
   ScoredKernel best = baseline;
   int demoted = 0;
   for (const auto& row : db->best_kernels(task.id, out.board, run.id, 0)) {
-    if (!row.evaluation || !row.evaluation->cycles || *row.evaluation->cycles >= best.cycles() || row.kernel.id == baseline.kernel.id) {
+    if (!row.evaluation || !row.evaluation->cycles || *row.evaluation->cycles >= best.cycles() ||
+        row.kernel.id == baseline.kernel.id) {
       continue;
     }
     if (auto failed = evals.recheck(row.kernel, kChampionRechecks)) {
-      log::warn("kernel #{} was fastest but fails on fresh inputs ({}: {}); it is not reported", row.kernel.id, failed->status,
-                failed->message);
+      log::warn("kernel #{} was fastest but fails on fresh inputs ({}: {}); it is not reported", row.kernel.id,
+                failed->status, failed->message);
       db->insert_evaluation(*failed);
       ++demoted;
       continue;
@@ -386,15 +409,21 @@ SearchOutcome run_search(SearchRequest req) {
   nlohmann::json remeasured;
   if (best.kernel.id != baseline.kernel.id && best.measured_on_board() && !evals.infra_failing()) {
     const Remeasured r = evals.remeasure_against(best.kernel, baseline.kernel, kChampionRemeasureRounds);
-    remeasured = {{"rounds", r.rounds}, {"champion_cycles", r.champion_cycles}, {"baseline_cycles", r.baseline_cycles},
-                  {"noise_cycles", r.noise}, {"faster", r.faster}, {"problem", r.problem}};
+    remeasured = {{"rounds", r.rounds},
+                  {"champion_cycles", r.champion_cycles},
+                  {"baseline_cycles", r.baseline_cycles},
+                  {"noise_cycles", r.noise},
+                  {"faster", r.faster},
+                  {"problem", r.problem}};
     if (!r.problem.empty()) {
       log::warn("could not re-measure kernel #{} against ker0 on the board: {}; it is reported from its own evaluation",
                 best.kernel.id, r.problem);
     } else if (!r.faster) {
-      log::warn("kernel #{} is not faster than ker0 beyond the board's noise when measured in turns ({:.0f} vs {:.0f} cycles, "
-                "noise {:.0f}): ker0 stands",
-                best.kernel.id, r.champion_cycles, r.baseline_cycles, r.noise);
+      log::warn(
+          "kernel #{} is not faster than ker0 beyond the board's noise when measured in turns ({:.0f} vs {:.0f} "
+          "cycles, "
+          "noise {:.0f}): ker0 stands",
+          best.kernel.id, r.champion_cycles, r.baseline_cycles, r.noise);
       best = baseline;
     } else {
       best.eval.speedup = r.baseline_cycles / r.champion_cycles;
@@ -414,15 +443,28 @@ SearchOutcome run_search(SearchRequest req) {
   out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
   out.state = state;
   const auto t = llm_stats.totals();
-  out.summary = {{"best_kernel_id", out.best_kernel_id}, {"best_speedup", out.best_speedup}, {"best_cycles", out.best_cycles},
-                 {"baseline_cycles", out.baseline_cycles}, {"best_file", out.best_file.string()}, {"method", method},
-                 {"kernels", out.totals.kernels}, {"evaluations_run", out.evaluated}, {"evaluations_reused", out.reused},
-                 {"evaluations_infra_error", counts.infra_errors}, {"champions_failing_recheck", demoted},
-                 {"llm_calls", out.totals.llm_calls}, {"llm_failures", out.totals.llm_failures},
-                 {"unusable_replies", out.totals.unusable_replies}, {"repeats", out.totals.repeats},
-                 {"cache_hits", out.totals.cache_hits}, {"prompt_tokens", out.totals.prompt_tokens},
-                 {"completion_tokens", out.totals.completion_tokens}, {"cost", out.totals.cost},
-                 {"seconds_this_session", out.seconds}, {"retries", t.retries}, {"stop_reason", out.stop_reason}};
+  out.summary = {{"best_kernel_id", out.best_kernel_id},
+                 {"best_speedup", out.best_speedup},
+                 {"best_cycles", out.best_cycles},
+                 {"baseline_cycles", out.baseline_cycles},
+                 {"best_file", out.best_file.string()},
+                 {"method", method},
+                 {"kernels", out.totals.kernels},
+                 {"evaluations_run", out.evaluated},
+                 {"evaluations_reused", out.reused},
+                 {"evaluations_infra_error", counts.infra_errors},
+                 {"champions_failing_recheck", demoted},
+                 {"llm_calls", out.totals.llm_calls},
+                 {"llm_failures", out.totals.llm_failures},
+                 {"unusable_replies", out.totals.unusable_replies},
+                 {"repeats", out.totals.repeats},
+                 {"cache_hits", out.totals.cache_hits},
+                 {"prompt_tokens", out.totals.prompt_tokens},
+                 {"completion_tokens", out.totals.completion_tokens},
+                 {"cost", out.totals.cost},
+                 {"seconds_this_session", out.seconds},
+                 {"retries", t.retries},
+                 {"stop_reason", out.stop_reason}};
   if (!extra.empty()) out.summary["tuner_best_knobs"] = extra;
   if (!remeasured.is_null()) out.summary["remeasured_against_ker0"] = remeasured;
   join_watch.now();  // the watch must not overwrite the summary with its early "stopped" note

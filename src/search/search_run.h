@@ -21,14 +21,14 @@ struct SearchRequest {
 
   std::filesystem::path root;
   Workspace workspace;
-  std::string task;               // id or operation name ("mish" -> mish_f32)
+  std::string task;  // id or operation name ("mish" -> mish_f32)
   std::string board = "k1";
-  Config config;                  // every layer applied (flags included)
+  Config config;  // every layer applied (flags included)
   std::optional<std::string> resume_run;
   std::optional<std::string> new_run_id;  // the id the new run takes (eok bench records it before starting)
-  bool replay = false;            // answer every LLM request from the response cache; fail on a miss
-  bool terminal = false;          // draw a live status line
-  KernelJudge* judge = nullptr;   // tests: judge kernels with this instead of the board's evaluator
+  bool replay = false;                    // answer every LLM request from the response cache; fail on a miss
+  bool terminal = false;                  // draw a live status line
+  KernelJudge* judge = nullptr;           // tests: judge kernels with this instead of the board's evaluator
 };
 
 struct SearchOutcome {
@@ -41,8 +41,8 @@ struct SearchOutcome {
   db::RunTotals totals;
   int64_t evaluated = 0, reused = 0;
   double seconds = 0;
-  std::string llm;                  // what served the LLM calls ("" for the tuner)
-  nlohmann::json summary;           // what is stored with the run
+  std::string llm;         // what served the LLM calls ("" for the tuner)
+  nlohmann::json summary;  // what is stored with the run
 };
 
 // Throws eok::Error subclasses for setup problems (unknown task or run, missing pool for --method eok,

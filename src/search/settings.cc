@@ -12,7 +12,9 @@ namespace eok::search {
 namespace {
 int at_least(const Config& c, const std::string& key, int64_t min) {
   const int64_t v = c.integer(key);
-  if (v < min) throw ConfigError(key + " must be at least " + std::to_string(min) + " (it is " + std::to_string(v) + ", from " + c.origin(key) + ")");
+  if (v < min)
+    throw ConfigError(key + " must be at least " + std::to_string(min) + " (it is " + std::to_string(v) + ", from " +
+                      c.origin(key) + ")");
   return static_cast<int>(v);
 }
 }  // namespace
@@ -34,11 +36,13 @@ SearchSettings SearchSettings::from_config(const Config& c) {
   const int cores = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   s.eval_concurrency = ec > 0 ? static_cast<int>(ec) : std::max(1, cores / 2);
   const std::string sampling = c.str("search.thought_sampling");
-  if (sampling != "softmax" && sampling != "uniform") throw ConfigError("search.thought_sampling must be softmax or uniform");
+  if (sampling != "softmax" && sampling != "uniform")
+    throw ConfigError("search.thought_sampling must be softmax or uniform");
   s.thought_softmax = sampling == "softmax";
   const std::string idea_sampling = c.str("search.idea_sampling");
   if (idea_sampling != "effectiveness" && idea_sampling != "uniform") {
-    throw ConfigError("search.idea_sampling must be effectiveness or uniform (the paper's), not '" + idea_sampling + "'");
+    throw ConfigError("search.idea_sampling must be effectiveness or uniform (the paper's), not '" + idea_sampling +
+                      "'");
   }
   s.idea_softmax = idea_sampling == "effectiveness";
   s.idea_temperature = c.number("search.idea_temperature");
@@ -51,7 +55,8 @@ SearchSettings SearchSettings::from_config(const Config& c) {
     throw ConfigError("search.parent_selection must be rank (EoH's) or softmax, not '" + s.parent_selection + "'");
   }
   s.effectiveness_rate = c.number("search.effectiveness_rate");
-  if (s.effectiveness_rate < 0 || s.effectiveness_rate > 1) throw ConfigError("search.effectiveness_rate must be in [0, 1]");
+  if (s.effectiveness_rate < 0 || s.effectiveness_rate > 1)
+    throw ConfigError("search.effectiveness_rate must be in [0, 1]");
   s.llm_temperature = c.number("llm.temperature");
   s.llm_max_tokens = at_least(c, "llm.max_tokens", 16);
   s.tuner_max_evaluations = at_least(c, "tuner.max_evaluations", 1);

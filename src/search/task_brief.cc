@@ -11,9 +11,12 @@ namespace {
 
 const char* access_name(evaluator::Access a) {
   switch (a) {
-    case evaluator::Access::in: return "input";
-    case evaluator::Access::out: return "output";
-    case evaluator::Access::inout: return "input and output (in place)";
+    case evaluator::Access::in:
+      return "input";
+    case evaluator::Access::out:
+      return "output";
+    case evaluator::Access::inout:
+      return "input and output (in place)";
   }
   return "";
 }

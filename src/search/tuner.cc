@@ -42,7 +42,8 @@ TunerResult run_tuner(SearchContext& ctx, const ScoredKernel& baseline) {
       for (const auto& value : knob.values) {
         KnobValues v = best;
         v[knob.name] = value;
-        if (tried.insert(v).second && result.evaluations + static_cast<int>(variants.size()) < budget) variants.push_back(v);
+        if (tried.insert(v).second && result.evaluations + static_cast<int>(variants.size()) < budget)
+          variants.push_back(v);
       }
       std::vector<std::future<std::pair<std::string, ScoredKernel>>> futures;
       for (const auto& v : variants) {
@@ -76,8 +77,9 @@ TunerResult run_tuner(SearchContext& ctx, const ScoredKernel& baseline) {
         ++result.evaluations;
         char buf[48];
         std::snprintf(buf, sizeof buf, " %.3fx", scored.speedup());
-        ctx.progress.proposal(where, "kernel #" + std::to_string(scored.kernel.id) + " " + scored.eval.status + (scored.ok() ? buf : ""),
-                              scored.ok(), scored.speedup());
+        ctx.progress.proposal(
+            where, "kernel #" + std::to_string(scored.kernel.id) + " " + scored.eval.status + (scored.ok() ? buf : ""),
+            scored.ok(), scored.speedup());
         // On a real board a variant must beat the best by more than the measured noise.
         if (scored.ok() && clearly_faster(scored, best_kernel)) {
           best_kernel = scored;

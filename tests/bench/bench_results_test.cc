@@ -21,7 +21,7 @@ using db::testing::make_run;
 TEST(Quantile, InterpolatesBetweenClosestRanks) {
   EXPECT_EQ(quantile({}, 0.5), 0);
   EXPECT_DOUBLE_EQ(quantile({3}, 0.25), 3);
-  EXPECT_DOUBLE_EQ(quantile({4, 1, 3, 2}, 0.5), 2.5);   // unsorted input
+  EXPECT_DOUBLE_EQ(quantile({4, 1, 3, 2}, 0.5), 2.5);  // unsorted input
   EXPECT_DOUBLE_EQ(quantile({1, 2, 3, 4, 5}, 0.75), 4);
   EXPECT_DOUBLE_EQ(quantile({1, 2, 3, 4}, 0.25), 1.75);
   EXPECT_DOUBLE_EQ(quantile({1, 2, 3, 4}, 1.0), 4);
@@ -39,8 +39,8 @@ TEST(SuiteStats, CountsAndQuantilesPerSuite) {
     m.tasks[task] = r;
   };
   add("a", "general", true, 2.0);
-  add("b", "general", true, 0.5);   // correct but slower: the archive keeps ker0 (1.0x)
-  add("c", "general", false, 0);    // nothing correct: 1.0x, not counted as correct
+  add("b", "general", true, 0.5);  // correct but slower: the archive keeps ker0 (1.0x)
+  add("c", "general", false, 0);   // nothing correct: 1.0x, not counted as correct
   add("d", "general", true, 1.5);
   add("e", "nn", true, 3.0);
   const SuiteStats g = suite_stats(m, "general");
@@ -74,7 +74,8 @@ TEST_F(BenchResults, TheNewestBenchOfALabelCountsWithTheRunsOwnKernels) {
   // ker0 of relu_f32 and two runs: an old bench (2x) and a newer one (1.25x at iteration 1).
   const int64_t ker0 = db->insert_kernel(make_kernel("", "k0"));
   db->insert_evaluation(make_evaluation(ker0, "ok", 100));
-  auto kernel = [&](const std::string& run, const std::string& hash, int iteration, const std::string& status, double speedup) {
+  auto kernel = [&](const std::string& run, const std::string& hash, int iteration, const std::string& status,
+                    double speedup) {
     auto k = make_kernel(run, hash);
     k.iteration = iteration;
     const int64_t id = db->insert_kernel(k);
@@ -133,7 +134,8 @@ TEST(Suites, SelectByGroupAndRefuseTasksOfAnotherSuite) {
   EXPECT_NE(std::find(general.begin(), general.end(), "reduce_scan_i32"), general.end());
   EXPECT_NE(std::find(nn.begin(), nn.end(), "mish_f32"), nn.end());
   EXPECT_EQ(suite_tasks(kernels, "all").size(), general.size() + nn.size());
-  EXPECT_EQ(suite_tasks(kernels, "nn", {"mish", "relu_f32", "mish_f32"}), (std::vector<std::string>{"mish_f32", "relu_f32"}));
+  EXPECT_EQ(suite_tasks(kernels, "nn", {"mish", "relu_f32", "mish_f32"}),
+            (std::vector<std::string>{"mish_f32", "relu_f32"}));
   EXPECT_THROW(suite_tasks(kernels, "nn", {"reduce_scan_i32"}), eok::ConfigError);
   EXPECT_THROW(suite_tasks(kernels, "fast"), eok::ConfigError);
 }

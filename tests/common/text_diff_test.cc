@@ -7,12 +7,13 @@
 namespace eok {
 namespace {
 
-TEST(TextDiff, EqualTextsHaveNoDiff) { EXPECT_EQ(unified_diff("a\nb\n", "a\nb\n", "x", "y"), ""); }
+TEST(TextDiff, EqualTextsHaveNoDiff) {
+  EXPECT_EQ(unified_diff("a\nb\n", "a\nb\n", "x", "y"), "");
+}
 
 TEST(TextDiff, ChangedLineWithContext) {
   const std::string a = "1\n2\n3\n4\n5\n6\n7\n8\n", b = "1\n2\n3\n4\nfive\n6\n7\n8\n";
-  EXPECT_EQ(unified_diff(a, b, "old", "new", 2),
-            "--- old\n+++ new\n@@ -3,5 +3,5 @@\n 3\n 4\n-5\n+five\n 6\n 7\n");
+  EXPECT_EQ(unified_diff(a, b, "old", "new", 2), "--- old\n+++ new\n@@ -3,5 +3,5 @@\n 3\n 4\n-5\n+five\n 6\n 7\n");
 }
 
 TEST(TextDiff, FarApartChangesMakeTwoHunksAndInsertionsCount) {

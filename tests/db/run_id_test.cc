@@ -38,7 +38,8 @@ TEST(RunId, IsDeterministicButDiffersWithinOneSecond) {
 }
 
 TEST(RunId, OnlyNamesThatStayInsideTheWorkspaceAreRunIds) {
-  for (const char* good : {"r20261122-143005-7f3a", "my.run_1", "A", "bench-relu-2"}) EXPECT_NO_THROW(check_run_id(good)) << good;
+  for (const char* good : {"r20261122-143005-7f3a", "my.run_1", "A", "bench-relu-2"})
+    EXPECT_NO_THROW(check_run_id(good)) << good;
   for (const char* bad : {"", "../../x", "/tmp/x", "a/b", ".hidden", "-rf", "run id", "r\n1", "..", "x\\y"}) {
     EXPECT_THROW(check_run_id(bad), ConfigError) << bad;
   }

@@ -24,7 +24,9 @@ std::set<std::string> table_names(sqlite::Connection& conn) {
   return names;
 }
 
-std::string file_bytes(const fs::path& file) { return read_file(file); }
+std::string file_bytes(const fs::path& file) {
+  return read_file(file);
+}
 
 template <class Fn>
 std::string error_message(Fn&& fn) {
@@ -52,9 +54,8 @@ TEST_F(SchemaTest, NewFileGetsTheLatestSchema) {
   sqlite::Connection conn(db_file());
   EXPECT_EQ(conn.query_int("PRAGMA user_version"), KernelDb::schema_version());
   EXPECT_EQ(conn.query_int("PRAGMA application_id"), kApplicationId);
-  EXPECT_EQ(table_names(conn),
-            (std::set<std::string>{"runs", "kernels", "kernel_parents", "evaluations", "llm_calls", "idea_updates", "benches",
-                                   "bench_runs"}));
+  EXPECT_EQ(table_names(conn), (std::set<std::string>{"runs", "kernels", "kernel_parents", "evaluations", "llm_calls",
+                                                      "idea_updates", "benches", "bench_runs"}));
 }
 
 TEST_F(SchemaTest, VersionOneDatabaseGainsBenchesAndKeepsItsRuns) {
@@ -63,7 +64,8 @@ TEST_F(SchemaTest, VersionOneDatabaseGainsBenchesAndKeepsItsRuns) {
     sqlite::Connection conn(db_file());
     conn.exec(migrations()[0].sql);
     conn.exec("PRAGMA user_version = 1");
-    conn.exec("INSERT INTO runs VALUES ('r1', 'relu_f32', 'k1', 'finished', 'tuner', '{}', 1, '', '', 1, 1, '{}', '{}')");
+    conn.exec(
+        "INSERT INTO runs VALUES ('r1', 'relu_f32', 'k1', 'finished', 'tuner', '{}', 1, '', '', 1, 1, '{}', '{}')");
   }
   auto db = open_db();
   ASSERT_TRUE(db->get_run("r1"));

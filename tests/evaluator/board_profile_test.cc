@@ -74,13 +74,17 @@ TEST_F(BoardProfiles, MistakesNameTheKey) {
   EXPECT_NE(error_of("runner = \"telnet\"\n").find("runner"), std::string::npos);
   EXPECT_NE(error_of("runner = \"slurm\"\n[slurm]\n").find("slurm.partition"), std::string::npos);
   EXPECT_NE(error_of("runner = \"ssh\"\n[ssh]\nhosts = [\"-oProxyCommand=x\"]\n").find("ssh.hosts"), std::string::npos);
-  EXPECT_NE(error_of("runner = \"ssh\"\n[ssh]\nhosts = [\"h\"]\nremote_dir = \"relative\"\n").find("ssh.remote_dir"), std::string::npos);
-  EXPECT_NE(error_of("runner = \"ssh\"\n[ssh]\nhosts = [\"h\"]\n[measure]\nrepeats = 0\n").find("measure.repeats"), std::string::npos);
-  EXPECT_NE(error_of("runner = \"ssh\"\nvirtual_board = \"nosuch\"\n[ssh]\nhosts = [\"h\"]\n").find("unknown board 'nosuch'"),
+  EXPECT_NE(error_of("runner = \"ssh\"\n[ssh]\nhosts = [\"h\"]\nremote_dir = \"relative\"\n").find("ssh.remote_dir"),
             std::string::npos);
+  EXPECT_NE(error_of("runner = \"ssh\"\n[ssh]\nhosts = [\"h\"]\n[measure]\nrepeats = 0\n").find("measure.repeats"),
+            std::string::npos);
+  EXPECT_NE(
+      error_of("runner = \"ssh\"\nvirtual_board = \"nosuch\"\n[ssh]\nhosts = [\"h\"]\n").find("unknown board 'nosuch'"),
+      std::string::npos);
   // A real board cannot be another real board's twin (nor its own).
   const fs::path real = write(kSsh);
-  EXPECT_NE(error_of("runner = \"ssh\"\nvirtual_board = \"" + real.string() + "\"\n[ssh]\nhosts = [\"h\"]\n").find("virtual_board"),
+  EXPECT_NE(error_of("runner = \"ssh\"\nvirtual_board = \"" + real.string() + "\"\n[ssh]\nhosts = [\"h\"]\n")
+                .find("virtual_board"),
             std::string::npos);
 }
 
@@ -96,7 +100,8 @@ TEST_F(BoardProfiles, AKeyOfTheWrongTypeIsAnErrorNeverItsDefault) {
   EXPECT_NE(error_of(with("vlen = 256", "vlen = \"512\"")).find("vlen: expected a whole number"), std::string::npos);
   EXPECT_NE(error_of(with("l1_ways = 4", "l1_ways = 4.5")).find("cache.l1_ways"), std::string::npos);
   EXPECT_NE(error_of(with("l1_ways = 4", "l1_ways = -4")).find("cache.l1_ways: -4 is out of range"), std::string::npos);
-  EXPECT_NE(error_of(with("clock_ghz = 1.6", "clock_ghz = \"fast\"")).find("clock_ghz: expected a number"), std::string::npos);
+  EXPECT_NE(error_of(with("clock_ghz = 1.6", "clock_ghz = \"fast\"")).find("clock_ghz: expected a number"),
+            std::string::npos);
   EXPECT_NE(error_of(with("tune = \"spacemit-x60\"", "tune = 60")).find("tune: expected a string"), std::string::npos);
   EXPECT_NE(error_of(with("extensions = [\"zfh\"", "extensions = [1")).find("extensions"), std::string::npos);
   EXPECT_EQ(error_of(with("clock_ghz = 1.6", "clock_ghz = 2")), "") << "a whole number is a number";
@@ -118,16 +123,20 @@ TEST(RemoteScript, QuotesEveryWordAndCarriesTheInputVerbatim) {
   evaluator::BoardProfile b;
   b.remote.exec_prefix = {"qemu-riscv64", "-cpu", "rv64,v=true"};
   // An input line that looks like the here-document's terminator does not end it early.
-  const std::string script = evaluator::remote::board_script(b, "/tmp/r x", "prog", {"--core", "-1"}, "plan\nEOK_INPUT_END\nmore\n");
+  const std::string script =
+      evaluator::remote::board_script(b, "/tmp/r x", "prog", {"--core", "-1"}, "plan\nEOK_INPUT_END\nmore\n");
   EXPECT_NE(script.find("cd '/tmp/r x'"), std::string::npos);
   EXPECT_NE(script.find("'qemu-riscv64' '-cpu' 'rv64,v=true' './prog' '--core' '-1'"), std::string::npos) << script;
-  EXPECT_NE(script.find("<<'EOK_INPUT_END_'\nplan\nEOK_INPUT_END\nmore\nEOK_INPUT_END_\n"), std::string::npos) << script;
+  EXPECT_NE(script.find("<<'EOK_INPUT_END_'\nplan\nEOK_INPUT_END\nmore\nEOK_INPUT_END_\n"), std::string::npos)
+      << script;
   // Run as sh would: the input arrives intact.
   TempDir dir(fs::temp_directory_path(), "eok-script-");
   evaluator::BoardProfile cat;
   cat.remote.exec_prefix = {"sh", "-c", "cat", "sh"};
   ProcessSpec p;
-  p.argv = {"sh", "-c", evaluator::remote::board_script(cat, dir.path().string(), "unused", {}, "line 1\nEOK_INPUT_END\n$HOME `x`\n")};
+  p.argv = {
+      "sh", "-c",
+      evaluator::remote::board_script(cat, dir.path().string(), "unused", {}, "line 1\nEOK_INPUT_END\n$HOME `x`\n")};
   p.hold_stdin_open = true;
   p.limits.wall_seconds = 20;
   const ProcessResult r = run_process(p);

@@ -46,8 +46,8 @@ TEST_F(CacheSim, WholeLineStoresAllocateWithoutReadingAndWriteBackWhenEvicted) {
   for (uint64_t a = 0; a < 64 * 1024; a += 8) cache_sim_access(&sim, a, 8, true, CACHE_SCALAR);
   EXPECT_EQ(sim.n.store_allocs[CACHE_FROM_DRAM], 1024u);
   EXPECT_EQ(load_fills(sim, CACHE_FROM_DRAM), 0u);
-  EXPECT_EQ(sim.n.late_fills[CACHE_FROM_DRAM], 0u);   // every line was written whole
-  EXPECT_EQ(sim.n.l1_writebacks, 512u);  // half of the 1024 dirty lines were pushed out of the 512-line L1
+  EXPECT_EQ(sim.n.late_fills[CACHE_FROM_DRAM], 0u);  // every line was written whole
+  EXPECT_EQ(sim.n.l1_writebacks, 512u);              // half of the 1024 dirty lines were pushed out of the 512-line L1
 }
 
 TEST_F(CacheSim, PartlyWrittenLinesAreReadForOwnershipWhenEvicted) {

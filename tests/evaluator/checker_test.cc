@@ -95,13 +95,15 @@ TEST(Checker, ExactComparesBitForBit) {
   EXPECT_NE(zero.message.find("expected 0 got -0"), std::string::npos) << zero.message;
   EXPECT_EQ(compare_outputs(t, one_case(1), output_bits({0x7fc00000u}), output_bits({0x7fc00001u})).status,
             EvalStatus::wrong_answer);
-  EXPECT_EQ(compare_outputs(t, one_case(1), output_bits({0x7fc00001u}), output_bits({0x7fc00001u})).status, EvalStatus::ok);
+  EXPECT_EQ(compare_outputs(t, one_case(1), output_bits({0x7fc00001u}), output_bits({0x7fc00001u})).status,
+            EvalStatus::ok);
 }
 
 TEST(Checker, PoisonIsNeverAResult) {
   // A kernel that writes nothing leaves the harness's NaN poison: not a match for the reference's NaN.
   Task t = inplace_task("f32_composite", 1e-5, 1e-4);
-  CheckResult r = compare_outputs(t, one_case(2), output_bits({0x7fc00000u, 0x7fc00000u}), output_bits({0x7fe5a5a5u, 0x7fc00000u}));
+  CheckResult r =
+      compare_outputs(t, one_case(2), output_bits({0x7fc00000u, 0x7fc00000u}), output_bits({0x7fe5a5a5u, 0x7fc00000u}));
   EXPECT_EQ(r.status, EvalStatus::wrong_answer);
   ASSERT_EQ(r.mismatches.size(), 1u);
   EXPECT_NE(r.mismatches[0].got.find("never written"), std::string::npos) << r.mismatches[0].got;

@@ -36,14 +36,17 @@ size_t count_prefix(const std::vector<std::string>& argv, const std::string& pre
   return std::count_if(argv.begin(), argv.end(), [&](const std::string& a) { return a.rfind(prefix, 0) == 0; });
 }
 
-TEST(BoardTune, K1CompilesForTheX60) { EXPECT_EQ(load_board(EOK_SOURCE_DIR, "k1").tune, "spacemit-x60"); }
+TEST(BoardTune, K1CompilesForTheX60) {
+  EXPECT_EQ(load_board(EOK_SOURCE_DIR, "k1").tune, "spacemit-x60");
+}
 
 TEST(BoardTune, OnlyACpuName) {
   TempDir root(fs::temp_directory_path(), "eok-tune-");
   fs::create_directories(root.path() / "configs" / "boards");
   auto board_with = [&](const std::string& tune_line) {
-    write_file_atomic(root.path() / "configs" / "boards" / "b.toml",
-                      "name = \"b\"\nrunner = \"qemu\"\nmarch = \"rv64gcv\"\n" + tune_line + "\n[qemu]\ncpu = \"rv64,v=true\"\n");
+    write_file_atomic(
+        root.path() / "configs" / "boards" / "b.toml",
+        "name = \"b\"\nrunner = \"qemu\"\nmarch = \"rv64gcv\"\n" + tune_line + "\n[qemu]\ncpu = \"rv64,v=true\"\n");
     return load_board(root.path(), "b");
   };
   EXPECT_EQ(board_with("").tune, "");  // no tune: clang's default
@@ -189,14 +192,15 @@ TEST_F(TunedCompiles, EveryCompileForK1CarriesTheBoardsTune) {
 
 TEST_F(TunedCompiles, ClangSeesTheTuneAndTheCacheTellsTuningsApart) {
   CompileRequest req;
-  req.source = "void k(float *x, unsigned long n) { for (unsigned long i = 0; i < n; ++i) x[i] = x[i] * 3.0f + 1.0f; }\n";
+  req.source =
+      "void k(float *x, unsigned long n) { for (unsigned long i = 0; i < n; ++i) x[i] = x[i] * 3.0f + 1.0f; }\n";
   req.march = "rv64gcv";
   const CompileResult generic = compiler_->compile(req);
   ASSERT_TRUE(generic.ok) << generic.diagnostics;
   req.tune = "spacemit-x60";
   const CompileResult tuned = compiler_->compile(req);
   ASSERT_TRUE(tuned.ok) << tuned.diagnostics;
-  EXPECT_FALSE(tuned.cached);                  // another key, not the generic object
+  EXPECT_FALSE(tuned.cached);  // another key, not the generic object
   EXPECT_NE(tuned.object, generic.object);
   EXPECT_TRUE(compiler_->compile(req).cached);  // the same tune again: the cache
   // The flag reaches clang: a core it does not know fails the preprocessing and the compile.

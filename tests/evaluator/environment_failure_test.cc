@@ -19,13 +19,16 @@ ProcessResult exited(int code) {
 
 TEST(EnvironmentFailure, AFullDiskOrAnIoErrorIsTheMachines) {
   const auto full = environment_failure(
-      exited(1), "error: unable to open output file '/in/kernel.o': 'No space left on device'\n1 error generated.\n", "kernel.c");
+      exited(1), "error: unable to open output file '/in/kernel.o': 'No space left on device'\n1 error generated.\n",
+      "kernel.c");
   EXPECT_NE(full.find("No space left on device"), std::string::npos);
   EXPECT_NE(full.find("free space"), std::string::npos) << full;
-  EXPECT_NE(environment_failure(exited(1), "fatal error: error in backend: IO failure on output stream: Input/output error\n",
-                                "kernel.c"),
+  EXPECT_NE(
+      environment_failure(exited(1), "fatal error: error in backend: IO failure on output stream: Input/output error\n",
+                          "kernel.c"),
+      "");
+  EXPECT_NE(environment_failure(exited(1), "ld.lld: error: failed to write output 'cand': Read-only file system\n", ""),
             "");
-  EXPECT_NE(environment_failure(exited(1), "ld.lld: error: failed to write output 'cand': Read-only file system\n", ""), "");
 }
 
 TEST(EnvironmentFailure, ASignalFromTheSystemIsTheMachinesButACrashOrATimeoutIsNot) {
@@ -43,9 +46,10 @@ TEST(EnvironmentFailure, ASignalFromTheSystemIsTheMachinesButACrashOrATimeoutIsN
 }
 
 TEST(EnvironmentFailure, TheKernelsOwnErrorsNeverCountAsTheMachines) {
-  EXPECT_EQ(environment_failure(exited(1), "kernel.c:3:2: error: No space left on device\n"
-                                           "    3 | #error No space left on device\n      |  ^\n"
-                                           "kernel.c:4:2: error: Bus error\n    4 | #error Bus error\n2 errors generated.\n",
+  EXPECT_EQ(environment_failure(exited(1),
+                                "kernel.c:3:2: error: No space left on device\n"
+                                "    3 | #error No space left on device\n      |  ^\n"
+                                "kernel.c:4:2: error: Bus error\n    4 | #error Bus error\n2 errors generated.\n",
                                 "kernel.c"),
             "")
       << "an #error line is the kernel speaking";

@@ -164,7 +164,8 @@ TEST(MeasurementRecords, AProgramWithRegionsWritesProfilesOnly) {
 }
 
 TEST(MeasurementRecords, VectorBytesBelongToTheBlockBeforeThem) {
-  const auto p = cost::parse_block_profile("eok-profile 2\nblock 1000 192 5 0704050227840502\nvmem 0 80\nvmem 4 160\nend\n");
+  const auto p =
+      cost::parse_block_profile("eok-profile 2\nblock 1000 192 5 0704050227840502\nvmem 0 80\nvmem 4 160\nend\n");
   ASSERT_TRUE(p.complete);
   ASSERT_EQ(p.blocks.size(), 1u);
   EXPECT_EQ(p.blocks[0].vector_bytes, (std::vector<std::pair<uint32_t, uint64_t>>{{0, 80}, {4, 160}}));

@@ -47,8 +47,8 @@ namespace fs = std::filesystem;
 // Helpers
 
 Insn decode_word(uint32_t raw) {
-  const uint8_t bytes[4] = {static_cast<uint8_t>(raw), static_cast<uint8_t>(raw >> 8),
-                            static_cast<uint8_t>(raw >> 16), static_cast<uint8_t>(raw >> 24)};
+  const uint8_t bytes[4] = {static_cast<uint8_t>(raw), static_cast<uint8_t>(raw >> 8), static_cast<uint8_t>(raw >> 16),
+                            static_cast<uint8_t>(raw >> 24)};
   return decode(bytes);
 }
 
@@ -218,7 +218,7 @@ TEST(DecoderShapes, IndexedSegmentAndSpecialOperands) {
   EXPECT_EQ(seg.src[1].file, RegFile::x);
 
   EXPECT_EQ(decode_word(0x03056407).vmem, VMemMode::fault_first);  // vle32ff.v
-  const Insn mask = decode_word(0x02b50007);                        // vlm.v v0, (a0)
+  const Insn mask = decode_word(0x02b50007);                       // vlm.v v0, (a0)
   EXPECT_EQ(mask.mnemonic, "vlm.v");
   EXPECT_EQ(mask.vmem, VMemMode::mask);
   EXPECT_EQ(mask.dst.shape, VShape::mask);
@@ -239,7 +239,7 @@ TEST(DecoderShapes, IndexedSegmentAndSpecialOperands) {
   EXPECT_EQ(to_x.dst.file, RegFile::x);
   EXPECT_EQ(to_x.src[0].shape, VShape::single);
   EXPECT_EQ(decode_word(0x42056457).dst.shape, VShape::single);  // vmv.s.x
-  const Insn cpop = decode_word(0x40882557);                      // vcpop.m a0, v8, v0.t
+  const Insn cpop = decode_word(0x40882557);                     // vcpop.m a0, v8, v0.t
   EXPECT_EQ(cpop.cls, InsnClass::vec_mask);
   EXPECT_TRUE(cpop.masked);
   EXPECT_EQ(cpop.src[0].shape, VShape::mask);
@@ -247,12 +247,12 @@ TEST(DecoderShapes, IndexedSegmentAndSpecialOperands) {
 
 TEST(DecoderShapes, RegisterCountFollowsVType) {
   const VType e32m4 = vtype_of("e32m4");
-  EXPECT_EQ(register_count(decode_word(0x02055407).dst, e32m4), 2u);  // vle16: EMUL = 16/32 * 4
-  EXPECT_EQ(register_count(decode_word(0xf3881457).dst, e32m4), 8u);  // vfwmacc vd: 2 * LMUL
-  EXPECT_EQ(register_count(decode_word(0x4b02a457).src[0], e32m4), 1u);  // vsext.vf4 source: LMUL / 4
-  EXPECT_EQ(register_count(decode_word(0x030c2457).dst, e32m4), 1u);  // reduction result
-  EXPECT_EQ(register_count(decode_word(0xe2856407).dst, e32m4), 8u);  // vl8re32: whatever vtype says
-  EXPECT_EQ(register_count(decode_word(0x4ac5e207).dst, vtype_of("e32m1")), 3u);  // 3 fields
+  EXPECT_EQ(register_count(decode_word(0x02055407).dst, e32m4), 2u);               // vle16: EMUL = 16/32 * 4
+  EXPECT_EQ(register_count(decode_word(0xf3881457).dst, e32m4), 8u);               // vfwmacc vd: 2 * LMUL
+  EXPECT_EQ(register_count(decode_word(0x4b02a457).src[0], e32m4), 1u);            // vsext.vf4 source: LMUL / 4
+  EXPECT_EQ(register_count(decode_word(0x030c2457).dst, e32m4), 1u);               // reduction result
+  EXPECT_EQ(register_count(decode_word(0xe2856407).dst, e32m4), 8u);               // vl8re32: whatever vtype says
+  EXPECT_EQ(register_count(decode_word(0x4ac5e207).dst, vtype_of("e32m1")), 3u);   // 3 fields
   EXPECT_EQ(register_count(decode_word(0x02055407).dst, vtype_of("e16mf2")), 1u);  // fractional
   EXPECT_EQ(operand_eew(decode_word(0x4b02a457).src[0], 64), 16u);
 }
@@ -339,7 +339,7 @@ TEST(DecoderClasses, ScalarMemoryAndBranches) {
   ASSERT_EQ(sd.nsrc, 2);
   EXPECT_EQ(sd.src[0].reg, 1);  // data, then base
   EXPECT_EQ(sd.src[1].reg, 2);
-  EXPECT_EQ(decode_word(0xfeb50ce3).imm, -8);   // beq a0, a1, -8
+  EXPECT_EQ(decode_word(0xfeb50ce3).imm, -8);  // beq a0, a1, -8
   EXPECT_EQ(decode_word(0xfeb50ce3).cls, InsnClass::branch);
   EXPECT_EQ(decode_word(0x001000ef).imm, 2048);  // jal ra, 2048
   EXPECT_EQ(decode_word(0x001000ef).cls, InsnClass::jump);
@@ -353,12 +353,12 @@ TEST(DecoderCompressed, BaseNamesTheUncompressedInstruction) {
     InsnClass cls;
   };
   const Case cases[] = {
-      {0xe501, "c.bnez", "bne", InsnClass::branch}, {0x556d, "c.li", "addi", InsnClass::int_alu},
-      {0x852e, "c.mv", "add", InsnClass::int_alu},  {0xbff5, "c.j", "jal", InsnClass::jump},
-      {0x8082, "c.jr", "jalr", InsnClass::jump},    {0x6522, "c.ldsp", "ld", InsnClass::load},
-      {0x2588, "c.fld", "fld", InsnClass::fp_load}, {0x0001, "c.nop", "addi", InsnClass::int_alu},
+      {0xe501, "c.bnez", "bne", InsnClass::branch},   {0x556d, "c.li", "addi", InsnClass::int_alu},
+      {0x852e, "c.mv", "add", InsnClass::int_alu},    {0xbff5, "c.j", "jal", InsnClass::jump},
+      {0x8082, "c.jr", "jalr", InsnClass::jump},      {0x6522, "c.ldsp", "ld", InsnClass::load},
+      {0x2588, "c.fld", "fld", InsnClass::fp_load},   {0x0001, "c.nop", "addi", InsnClass::int_alu},
       {0x157d, "c.addi", "addi", InsnClass::int_alu}, {0x952e, "c.add", "add", InsnClass::int_alu},
-      {0x9502, "c.jalr", "jalr", InsnClass::jump},  {0xe406, "c.sdsp", "sd", InsnClass::store},
+      {0x9502, "c.jalr", "jalr", InsnClass::jump},    {0xe406, "c.sdsp", "sd", InsnClass::store},
       {0x757d, "c.lui", "lui", InsnClass::int_alu},
   };
   for (const Case& c : cases) {
@@ -380,7 +380,7 @@ TEST(DecoderCompressed, BaseNamesTheUncompressedInstruction) {
   EXPECT_EQ(ldsp.mem_bytes, 8);
   EXPECT_EQ(decode_half(0xe501).imm, 8);
   EXPECT_EQ(decode_half(0xbff5).imm, -4);
-  EXPECT_EQ(decode_half(0x9502).dst.reg, 1);  // c.jalr links through ra
+  EXPECT_EQ(decode_half(0x9502).dst.reg, 1);        // c.jalr links through ra
   EXPECT_EQ(decode_word(0x01050513).base, "addi");  // 32-bit: base = mnemonic
 }
 
@@ -405,11 +405,11 @@ TEST(DecoderUnknown, IllegalAndTruncatedInput) {
   EXPECT_EQ(decode(std::span<const uint8_t>()).length, 1);
   EXPECT_EQ(decode(std::span<const uint8_t>()).cls, InsnClass::unknown);
 
-  EXPECT_EQ(decode_word(0x420c0457).cls, InsnClass::unknown);  // vadc with vm=1 is reserved
-  EXPECT_EQ(decode_word(0x10b50007).cls, InsnClass::unknown);  // mew=1
+  EXPECT_EQ(decode_word(0x420c0457).cls, InsnClass::unknown);            // vadc with vm=1 is reserved
+  EXPECT_EQ(decode_word(0x10b50007).cls, InsnClass::unknown);            // mew=1
   EXPECT_EQ(decode_word(0x02c5f553 | 6 << 25).cls, InsnClass::unknown);  // fmt Q
-  EXPECT_EQ(decode_word(0x00c5d553).cls, InsnClass::unknown);  // fadd.s with reserved rm 5
-  EXPECT_EQ(decode_half(0x4002).cls, InsnClass::unknown);      // c.lwsp zero
+  EXPECT_EQ(decode_word(0x00c5d553).cls, InsnClass::unknown);            // fadd.s with reserved rm 5
+  EXPECT_EQ(decode_half(0x4002).cls, InsnClass::unknown);                // c.lwsp zero
   EXPECT_EQ(format(ones), ".4byte 0xffffffff");
   EXPECT_EQ(format(zero), ".2byte 0x0");
 }
@@ -506,8 +506,8 @@ class ScratchDir {
  public:
   ScratchDir() {
     std::random_device seed;
-    path_ = fs::temp_directory_path() /
-            ("eok_decoder_test_" + std::to_string(::getpid()) + "_" + std::to_string(seed()));
+    path_ =
+        fs::temp_directory_path() / ("eok_decoder_test_" + std::to_string(::getpid()) + "_" + std::to_string(seed()));
     fs::create_directories(path_);
   }
   ~ScratchDir() {
@@ -532,7 +532,11 @@ std::vector<Section> read_exec_sections(const fs::path& path) {
   auto u32 = [&](size_t at) -> uint64_t { return u16(at) | u16(at + 2) << 16; };
   auto u64 = [&](size_t at) -> uint64_t { return u32(at) | u32(at + 4) << 32; };
   std::vector<Section> sections;
-  const bool elf64_le = file.size() >= 64 && file.compare(0, 4, "\x7f" "ELF") == 0 && file[4] == 2 && file[5] == 1;
+  const bool elf64_le = file.size() >= 64 &&
+                        file.compare(0, 4,
+                                     "\x7f"
+                                     "ELF") == 0 &&
+                        file[4] == 2 && file[5] == 1;
   if (!elf64_le) return sections;
   const uint64_t shoff = u64(0x28), shentsize = u16(0x3a), shnum = u16(0x3c), shstrndx = u16(0x3e);
   const uint64_t names_offset = u64(shoff + shstrndx * shentsize + 0x18);
@@ -613,9 +617,12 @@ std::optional<int64_t> parse_number(std::string_view s) {
   uint64_t value = 0;
   for (char c : s) {
     int digit;
-    if (c >= '0' && c <= '9') digit = c - '0';
-    else if (base == 16 && c >= 'a' && c <= 'f') digit = c - 'a' + 10;
-    else return std::nullopt;
+    if (c >= '0' && c <= '9')
+      digit = c - '0';
+    else if (base == 16 && c >= 'a' && c <= 'f')
+      digit = c - 'a' + 10;
+    else
+      return std::nullopt;
     value = value * base + digit;
   }
   return negative ? -static_cast<int64_t>(value) : static_cast<int64_t>(value);
@@ -701,8 +708,8 @@ size_t check_reassembly(const Tools& tools, const ScratchDir& scratch, const std
     if (at == std::string::npos) continue;
     const size_t line_start = line.rfind(".s:", at);
     const size_t number = std::stoul(line.substr(line_start + 3));
-    const bool overlap = line.find("cannot overlap") != std::string::npos ||
-                         line.find("cannot be V0") != std::string::npos;
+    const bool overlap =
+        line.find("cannot overlap") != std::string::npos || line.find("cannot be V0") != std::string::npos;
     if (!(skip_overlaps && overlap)) {
       ADD_FAILURE() << "llvm-mc rejects \"" << lines[number - 1] << "\": " << line.substr(at + 2);
     }
@@ -847,8 +854,8 @@ TEST_F(DecoderFixtures, EveryInstructionMatchesObjdump) {
     vector += entry.insn.mnemonic.starts_with("v");
   }
   EXPECT_GT(checked, 1500u);
-  std::cout << "[ decoder  ] " << checked << " fixture instructions cross-checked against llvm-objdump ("
-            << compressed << " compressed, " << vector << " vector)\n";
+  std::cout << "[ decoder  ] " << checked << " fixture instructions cross-checked against llvm-objdump (" << compressed
+            << " compressed, " << vector << " vector)\n";
 }
 
 TEST_F(DecoderFixtures, FormatReassemblesToTheSameBytes) {
@@ -888,20 +895,127 @@ TEST_F(DecoderFixtures, CoverEveryFamily) {
     EXPECT_TRUE(modes.count(mode)) << "no vector access of mode " << int(mode);
   EXPECT_TRUE(masked);
   EXPECT_TRUE(fp16_vector);
-  const char* required[] = {
-      "ecall", "ebreak", "c.ebreak", "csrrs", "csrrw", "csrrc", "csrrwi", "csrrsi", "csrrci", "fence", "fence.i",
-      "fence.tso", "lr.w", "sc.d.aqrl", "amoadd.w.aq", "vsetvl", "vsetvli", "vsetivli", "vle8.v", "vse64.v",
-      "vlse32.v", "vsse16.v", "vluxei8.v", "vloxei64.v", "vsuxei32.v", "vsoxei16.v", "vlseg8e16.v", "vle32ff.v",
-      "vlseg2e32ff.v", "vl1re8.v", "vl8re64.v", "vs8r.v", "vlm.v", "vsm.v", "vfmacc.vf", "vfwmacc.vv",
-      "vfncvt.rod.f.f.w", "vfredusum.vs", "vfwredosum.vs", "vmv.x.s", "vfmv.f.s", "vmv.s.x", "vfmv.s.f",
-      "vmv1r.v", "vmv8r.v", "vrgatherei16.vv", "vcompress.vm", "vslide1down.vx", "vid.v", "viota.m", "vcpop.m",
-      "vfirst.m", "vmsbf.m", "vnclipu.wi", "vsmul.vv", "vzext.vf8", "vsext.vf2", "vwmaccus.vx", "vdivu.vx",
-      "vfsqrt.v", "vfrec7.v", "vfrsqrt7.v", "vfclass.v", "vmadc.vvm", "vmsbc.vx", "vadc.vim", "vmerge.vvm",
-      "c.addi4spn", "c.fld", "c.lw", "c.ld", "c.fsd", "c.sw", "c.sd", "c.nop", "c.addi", "c.addiw", "c.li",
-      "c.addi16sp", "c.lui", "c.srli", "c.srai", "c.andi", "c.sub", "c.xor", "c.or", "c.and", "c.subw", "c.addw",
-      "c.j", "c.beqz", "c.bnez", "c.slli", "c.fldsp", "c.lwsp", "c.ldsp", "c.jr", "c.mv", "c.jalr", "c.add",
-      "c.fsdsp", "c.swsp", "c.sdsp", "sh3add.uw", "slli.uw", "add.uw", "clz", "cpopw", "rev8", "orc.b", "rori",
-      "zext.h", "bexti", "binv", "fmadd.h", "fcvt.d.h", "fmv.h.x", "flh", "fsh", "mulhsu", "remuw"};
+  const char* required[] = {"ecall",
+                            "ebreak",
+                            "c.ebreak",
+                            "csrrs",
+                            "csrrw",
+                            "csrrc",
+                            "csrrwi",
+                            "csrrsi",
+                            "csrrci",
+                            "fence",
+                            "fence.i",
+                            "fence.tso",
+                            "lr.w",
+                            "sc.d.aqrl",
+                            "amoadd.w.aq",
+                            "vsetvl",
+                            "vsetvli",
+                            "vsetivli",
+                            "vle8.v",
+                            "vse64.v",
+                            "vlse32.v",
+                            "vsse16.v",
+                            "vluxei8.v",
+                            "vloxei64.v",
+                            "vsuxei32.v",
+                            "vsoxei16.v",
+                            "vlseg8e16.v",
+                            "vle32ff.v",
+                            "vlseg2e32ff.v",
+                            "vl1re8.v",
+                            "vl8re64.v",
+                            "vs8r.v",
+                            "vlm.v",
+                            "vsm.v",
+                            "vfmacc.vf",
+                            "vfwmacc.vv",
+                            "vfncvt.rod.f.f.w",
+                            "vfredusum.vs",
+                            "vfwredosum.vs",
+                            "vmv.x.s",
+                            "vfmv.f.s",
+                            "vmv.s.x",
+                            "vfmv.s.f",
+                            "vmv1r.v",
+                            "vmv8r.v",
+                            "vrgatherei16.vv",
+                            "vcompress.vm",
+                            "vslide1down.vx",
+                            "vid.v",
+                            "viota.m",
+                            "vcpop.m",
+                            "vfirst.m",
+                            "vmsbf.m",
+                            "vnclipu.wi",
+                            "vsmul.vv",
+                            "vzext.vf8",
+                            "vsext.vf2",
+                            "vwmaccus.vx",
+                            "vdivu.vx",
+                            "vfsqrt.v",
+                            "vfrec7.v",
+                            "vfrsqrt7.v",
+                            "vfclass.v",
+                            "vmadc.vvm",
+                            "vmsbc.vx",
+                            "vadc.vim",
+                            "vmerge.vvm",
+                            "c.addi4spn",
+                            "c.fld",
+                            "c.lw",
+                            "c.ld",
+                            "c.fsd",
+                            "c.sw",
+                            "c.sd",
+                            "c.nop",
+                            "c.addi",
+                            "c.addiw",
+                            "c.li",
+                            "c.addi16sp",
+                            "c.lui",
+                            "c.srli",
+                            "c.srai",
+                            "c.andi",
+                            "c.sub",
+                            "c.xor",
+                            "c.or",
+                            "c.and",
+                            "c.subw",
+                            "c.addw",
+                            "c.j",
+                            "c.beqz",
+                            "c.bnez",
+                            "c.slli",
+                            "c.fldsp",
+                            "c.lwsp",
+                            "c.ldsp",
+                            "c.jr",
+                            "c.mv",
+                            "c.jalr",
+                            "c.add",
+                            "c.fsdsp",
+                            "c.swsp",
+                            "c.sdsp",
+                            "sh3add.uw",
+                            "slli.uw",
+                            "add.uw",
+                            "clz",
+                            "cpopw",
+                            "rev8",
+                            "orc.b",
+                            "rori",
+                            "zext.h",
+                            "bexti",
+                            "binv",
+                            "fmadd.h",
+                            "fcvt.d.h",
+                            "fmv.h.x",
+                            "flh",
+                            "fsh",
+                            "mulhsu",
+                            "remuw"};
   for (const char* mnemonic : required) EXPECT_TRUE(seen.count(mnemonic)) << "no fixture instruction " << mnemonic;
 }
 
@@ -1057,9 +1171,8 @@ TEST_F(DecoderSweep, EncodingSpacesMatchObjdump) {
   std::cout << "[ decoder  ] " << words.size() << " swept encodings compared with llvm-objdump (" << known
             << " valid)\n";
 
-  const size_t reassembled =
-      check_reassembly(*tools_, scratch_, "sweep32", lines32, expected32, kMcAttrs32, true) +
-      check_reassembly(*tools_, scratch_, "sweep16", lines16, expected16, kMcAttrs16, false);
+  const size_t reassembled = check_reassembly(*tools_, scratch_, "sweep32", lines32, expected32, kMcAttrs32, true) +
+                             check_reassembly(*tools_, scratch_, "sweep16", lines16, expected16, kMcAttrs16, false);
   std::cout << "[ decoder  ] " << reassembled << " of " << lines32.size() + lines16.size()
             << " decoded sweep encodings reassembled by llvm-mc to the same bytes (the rest are reserved"
                " register overlaps llvm-mc refuses)\n";

@@ -66,7 +66,9 @@ TEST(Scoreboard, SeparateUnitsOverlap) {
   EXPECT_DOUBLE_EQ(steady_state_cycles(block), 32);
 }
 
-TEST(Scoreboard, EmptyBlockCostsNothing) { EXPECT_EQ(steady_state_cycles({}), 0); }
+TEST(Scoreboard, EmptyBlockCostsNothing) {
+  EXPECT_EQ(steady_state_cycles({}), 0);
+}
 
 }  // namespace
 }  // namespace eok::cost

@@ -78,15 +78,17 @@ TEST_F(PreprocessedCheck, IncludesOutsideTheAllowListInEverySpelling) {
   // Host files are simply not there: the sandbox shows the toolchain and nothing else.
   EXPECT_EQ(rule("#include \"/etc/passwd\"\n"), "(does not preprocess)");
   EXPECT_EQ(rule("#include \"/proc/self/environ\"\n"), "(does not preprocess)");
-  Preprocessed probe = pp("#if __has_include(</etc/passwd>) || __has_include(</root/.bashrc>)\nint host_visible = 1;\n#endif\n");
+  Preprocessed probe =
+      pp("#if __has_include(</etc/passwd>) || __has_include(</root/.bashrc>)\nint host_visible = 1;\n#endif\n");
   ASSERT_TRUE(probe.ok);
   EXPECT_EQ(probe.text.find("host_visible"), std::string::npos);
 }
 
 TEST_F(PreprocessedCheck, EmbeddingAFileIsRefused) {
   // Only toolchain files are visible, and reading one into the program is refused all the same.
-  const std::string r = rule("static const unsigned char d[] = {\n#embed </usr/riscv64-linux-gnu/include/stdio.h>\n};\n"
-                             "void k(float *x, size_t n) { x[0] = d[n]; }\n");
+  const std::string r = rule(
+      "static const unsigned char d[] = {\n#embed </usr/riscv64-linux-gnu/include/stdio.h>\n};\n"
+      "void k(float *x, size_t n) { x[0] = d[n]; }\n");
   EXPECT_EQ(r, "forbidden-embed");
   // A host file is not there to embed (on this machine /etc/shadow begins with "root": 114, 111, 111, 116).
   Preprocessed host = pp("static const unsigned char d[] = {\n#embed \"/etc/shadow\"\n};\n");
@@ -95,8 +97,9 @@ TEST_F(PreprocessedCheck, EmbeddingAFileIsRefused) {
 
 TEST_F(PreprocessedCheck, InlineAssemblyHoweverSpelled) {
   EXPECT_EQ(rule("void k(float *x, size_t n) { __asm__ volatile(\"ecall\"); }\n"), "inline-asm");
-  EXPECT_EQ(rule("#define GLUE(a, b) a##b\nvoid k(float *x, size_t n) { GLUE(as, m)(\".incbin \\\"/etc/passwd\\\"\"); }\n"),
-            "inline-asm");
+  EXPECT_EQ(
+      rule("#define GLUE(a, b) a##b\nvoid k(float *x, size_t n) { GLUE(as, m)(\".incbin \\\"/etc/passwd\\\"\"); }\n"),
+      "inline-asm");
   EXPECT_EQ(rule("#define A __as\\\nm__\nvoid k(float *x, size_t n) { A(\"nop\"); }\n"), "inline-asm");
 }
 
@@ -129,7 +132,9 @@ TEST(SymbolAllowList, LibmAndMemoryFunctionsOnly) {
   }
 }
 
-std::string rule_of(const ObjectVerdict& v) { return v.violation ? v.violation->rule : "(none)"; }
+std::string rule_of(const ObjectVerdict& v) {
+  return v.violation ? v.violation->rule : "(none)";
+}
 
 // Object checks on what clang really produces.
 class ObjectCheck : public ::testing::Test {
@@ -138,8 +143,9 @@ class ObjectCheck : public ::testing::Test {
     TempDir dir(fs::temp_directory_path(), "eok-objcheck-");
     write_file_atomic(dir.path() / ("k." + lang), source);
     ProcessSpec spec;
-    spec.argv = {"clang-22", "--target=riscv64-linux-gnu", "-march=rv64gcv", "-O2", "-c",
-                 (dir.path() / ("k." + lang)).string(), "-o", (dir.path() / "k.o").string()};
+    spec.argv = {
+        "clang-22", "--target=riscv64-linux-gnu", "-march=rv64gcv", "-O2", "-c", (dir.path() / ("k." + lang)).string(),
+        "-o",       (dir.path() / "k.o").string()};
     ProcessResult r = run_process(spec);
     EXPECT_TRUE(r.ok()) << r.err;
     return r.ok() ? read_file(dir.path() / "k.o") : "";
@@ -147,7 +153,9 @@ class ObjectCheck : public ::testing::Test {
 };
 
 TEST_F(ObjectCheck, CleanKernelPassesAndDefinesItsEntry) {
-  auto v = check_object(compile("#include <math.h>\nvoid k(float *x, long n) { for (long i = 0; i < n; ++i) x[i] = expf(x[i]); }\n"), "k");
+  auto v = check_object(
+      compile("#include <math.h>\nvoid k(float *x, long n) { for (long i = 0; i < n; ++i) x[i] = expf(x[i]); }\n"),
+      "k");
   EXPECT_EQ(rule_of(v), "(none)");
   EXPECT_TRUE(v.entry_defined);
 }
@@ -174,20 +182,26 @@ TEST_F(ObjectCheck, CounterCsrAndMarkersAreRejected) {
   EXPECT_EQ(rule_of(check_object(compile(".text\n.globl k\nk:\n rdcycle a0\n ret\n", "s"), "k")), "forbidden-csr");
   EXPECT_EQ(rule_of(check_object(compile(".text\n.globl k\nk:\n slti zero, zero, 1248\n ret\n", "s"), "k")),
             "measurement-marker");
-  EXPECT_EQ(rule_of(check_object(compile(".text\n.globl k\nk:\n frrm a0\n csrr a1, vlenb\n ret\n", "s"), "k")), "(none)");
+  EXPECT_EQ(rule_of(check_object(compile(".text\n.globl k\nk:\n frrm a0\n csrr a1, vlenb\n ret\n", "s"), "k")),
+            "(none)");
 }
 
 TEST_F(ObjectCheck, SectionsByNameAndFlags) {
   // Data in a section named like code: the linker would map it into executable .text.
-  EXPECT_EQ(rule_of(check_object(compile("__attribute__((section(\".text.evil\"), used)) static const unsigned int w[] = "
-                                         "{0x00000073u};\nvoid k(void) {}\n"),
-                                 "k")),
+  EXPECT_EQ(
+      rule_of(check_object(compile("__attribute__((section(\".text.evil\"), used)) static const unsigned int w[] = "
+                                   "{0x00000073u};\nvoid k(void) {}\n"),
+                           "k")),
+      "forbidden-section");
+  EXPECT_EQ(rule_of(check_object(compile(".section .text.w,\"awx\"\n.globl k\nk:\n ret\n", "s"), "k")),
             "forbidden-section");
-  EXPECT_EQ(rule_of(check_object(compile(".section .text.w,\"awx\"\n.globl k\nk:\n ret\n", "s"), "k")), "forbidden-section");
-  EXPECT_EQ(rule_of(check_object(compile(".section .rodata.x,\"ax\"\n.globl k\nk:\n ret\n", "s"), "k")), "forbidden-section");
-  EXPECT_EQ(rule_of(check_object(compile("_Thread_local int t;\nint k(void) { return t; }\n"), "k")), "forbidden-section");
-  EXPECT_EQ(rule_of(check_object(compile(".section .preinit_array,\"aw\"\n.quad 0\n.text\n.globl k\nk:\n ret\n", "s"), "k")),
+  EXPECT_EQ(rule_of(check_object(compile(".section .rodata.x,\"ax\"\n.globl k\nk:\n ret\n", "s"), "k")),
             "forbidden-section");
+  EXPECT_EQ(rule_of(check_object(compile("_Thread_local int t;\nint k(void) { return t; }\n"), "k")),
+            "forbidden-section");
+  EXPECT_EQ(
+      rule_of(check_object(compile(".section .preinit_array,\"aw\"\n.quad 0\n.text\n.globl k\nk:\n ret\n", "s"), "k")),
+      "forbidden-section");
 }
 
 TEST_F(ObjectCheck, IfuncResolversAreRejected) {
@@ -201,10 +215,12 @@ TEST_F(ObjectCheck, ConstructorsAndHugeStaticDataAreRejected) {
                                          "void k(void) {}\n"),
                                  "k")),
             "forbidden-section");
-  EXPECT_EQ(rule_of(check_object(compile("static char big[1u << 30];\nchar k(long i) { big[i] = 1; return big[i / 2]; }\n"), "k")),
+  EXPECT_EQ(rule_of(check_object(
+                compile("static char big[1u << 30];\nchar k(long i) { big[i] = 1; return big[i / 2]; }\n"), "k")),
             "static-data-size");
   // Read-only tables count too: shipping answers in .rodata is static data all the same.
-  EXPECT_EQ(rule_of(check_object(compile("static const char big[32u << 20] = {1};\nchar k(long i) { return big[i]; }\n"), "k")),
+  EXPECT_EQ(rule_of(check_object(
+                compile("static const char big[32u << 20] = {1};\nchar k(long i) { return big[i]; }\n"), "k")),
             "static-data-size");
 }
 

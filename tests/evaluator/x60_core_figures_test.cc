@@ -38,25 +38,26 @@ using testing::x60::table;
 using testing::x60::throughput_path;
 
 // Encodings (llvm-mc-22 -triple=riscv64 -mattr=+v,+m,+d -show-encoding).
-constexpr uint32_t kVsetvliM[4] = {0x0c0676d7, 0x0c1676d7, 0x0c2676d7, 0x0c3676d7};  // vsetvli a3, a2, e8, m1..m8, ta, ma
-constexpr uint32_t kVsetivliM1 = 0xcc0476d7;  // vsetivli a3, 8, e8, m1, ta, ma
-constexpr uint32_t kVsetvl = 0x806676d7;      // vsetvl a3, a2, t1
-constexpr uint32_t kVse8 = 0x02058427;        // vse8.v v8, (a1)
-constexpr uint32_t kSubA2A3 = 0x40d60633;     // sub a2, a2, a3
-constexpr uint32_t kAddA1A3 = 0x00d585b3;     // add a1, a1, a3
-constexpr uint32_t kBnezA2 = 0xfe0618e3;      // bnez a2, -16
-constexpr uint32_t kAddA2T0 = 0x00560633;     // add a2, a2, t0
-constexpr uint32_t kBltuA2A4 = 0xfee66ce3;    // bltu a2, a4, -8
-constexpr uint32_t kLdT0 = 0x00053283;        // ld t0, 0(a0)
-constexpr uint32_t kLdA1 = 0x00053583;        // ld a1, 0(a0)
-constexpr uint32_t kSdT0A1 = 0x0055b023;      // sd t0, 0(a1)
-constexpr uint32_t kAddiA0 = 0x00850513;      // addi a0, a0, 8
-constexpr uint32_t kAddiA1 = 0x00858593;      // addi a1, a1, 8
-constexpr uint32_t kBneA0A2 = 0xfec51ae3;     // bne a0, a2, -12
-constexpr uint32_t kFmaddD = 0x1a20f043;      // fmadd.d ft0, ft1, ft2, ft3
-constexpr uint32_t kFsdFt0A1 = 0x0005b027;    // fsd ft0, 0(a1)
+constexpr uint32_t kVsetvliM[4] = {0x0c0676d7, 0x0c1676d7, 0x0c2676d7,
+                                   0x0c3676d7};  // vsetvli a3, a2, e8, m1..m8, ta, ma
+constexpr uint32_t kVsetivliM1 = 0xcc0476d7;     // vsetivli a3, 8, e8, m1, ta, ma
+constexpr uint32_t kVsetvl = 0x806676d7;         // vsetvl a3, a2, t1
+constexpr uint32_t kVse8 = 0x02058427;           // vse8.v v8, (a1)
+constexpr uint32_t kSubA2A3 = 0x40d60633;        // sub a2, a2, a3
+constexpr uint32_t kAddA1A3 = 0x00d585b3;        // add a1, a1, a3
+constexpr uint32_t kBnezA2 = 0xfe0618e3;         // bnez a2, -16
+constexpr uint32_t kAddA2T0 = 0x00560633;        // add a2, a2, t0
+constexpr uint32_t kBltuA2A4 = 0xfee66ce3;       // bltu a2, a4, -8
+constexpr uint32_t kLdT0 = 0x00053283;           // ld t0, 0(a0)
+constexpr uint32_t kLdA1 = 0x00053583;           // ld a1, 0(a0)
+constexpr uint32_t kSdT0A1 = 0x0055b023;         // sd t0, 0(a1)
+constexpr uint32_t kAddiA0 = 0x00850513;         // addi a0, a0, 8
+constexpr uint32_t kAddiA1 = 0x00858593;         // addi a1, a1, 8
+constexpr uint32_t kBneA0A2 = 0xfec51ae3;        // bne a0, a2, -12
+constexpr uint32_t kFmaddD = 0x1a20f043;         // fmadd.d ft0, ft1, ft2, ft3
+constexpr uint32_t kFsdFt0A1 = 0x0005b027;       // fsd ft0, 0(a1)
 constexpr uint32_t kMul = 0x027302b3, kMulw = 0x027302bb, kMulh = 0x027312b3, kMulhu = 0x027332b3,
-                   kMulhsu = 0x027322b3;      // <op> t0, t1, t2
+                   kMulhsu = 0x027322b3;  // <op> t0, t1, t2
 
 riscv::Insn insn(uint32_t w) {
   const uint8_t b[4] = {static_cast<uint8_t>(w), static_cast<uint8_t>(w >> 8), static_cast<uint8_t>(w >> 16),
@@ -68,7 +69,9 @@ riscv::Insn insn(uint32_t w) {
 }
 
 // vtype immediate of e8, m<2^lg>, ta, ma: what the plugin reports for a block translated under it.
-int32_t e8(int lg) { return 0xc0 | lg; }
+int32_t e8(int lg) {
+  return 0xc0 | lg;
+}
 
 // Cycles per execution of a block of encoded instructions, as X60CostModel::estimate() costs a block.
 double block_cycles(const std::vector<uint32_t>& words, int32_t vtype) {
@@ -198,13 +201,17 @@ TEST(X60VsetFigures, LoaderRejectsABadPerLmulFigure) {
 double memset_vset_loop_as_blocks(int lg) {
   return block_cycles({kVsetvliM[lg]}, e8(lg)) + block_cycles({kVse8, kSubA2A3, kAddA1A3, kBnezA2}, e8(lg));
 }
-double memset_tail_loop(int lg) { return block_cycles({kVse8, kAddA2T0, kBltuA2A4}, e8(lg)); }
+double memset_tail_loop(int lg) {
+  return block_cycles({kVse8, kAddA2T0, kBltuA2A4}, e8(lg));
+}
 
 TEST(X60VsetFigures, MemsetM1WithAVsetvliPerIterationCostsWhatTheBoardMeasured) {
   const MemsetLoops m = measured_memset();
   const double with_vset = memset_vset_loop_as_blocks(0), without = memset_tail_loop(0);
-  std::printf("  memset m1: vsetvli every iteration %.2f cycles (measured %.2f, %.2f B/cycle), without %.2f "
-              "(measured %.2f)\n", with_vset, m.with_vset[0], 32 / m.with_vset[0], without, m.without[0]);
+  std::printf(
+      "  memset m1: vsetvli every iteration %.2f cycles (measured %.2f, %.2f B/cycle), without %.2f "
+      "(measured %.2f)\n",
+      with_vset, m.with_vset[0], 32 / m.with_vset[0], without, m.without[0]);
   EXPECT_NEAR(with_vset, m.with_vset[0], 0.05 * m.with_vset[0]);
   EXPECT_NEAR(without, m.without[0], 0.05 * m.without[0]);
   // About 5.3 B/cycle against about 10.4: the board's ratio within 5%.
@@ -291,7 +298,7 @@ TEST(X60Stores, FpStoreDataDoesNotWaitForTheArithmetic) {
   ASSERT_GE(fma.latency, 3);
   const SbInsn fsd = model().timing(insn(kFsdFt0A1), kVtypeNone);
   EXPECT_EQ(std::count(fsd.reads.begin(), fsd.reads.end(), static_cast<uint8_t>(kRegF + 0)), 0);  // ft0
-  EXPECT_EQ(std::count(fsd.reads.begin(), fsd.reads.end(), uint8_t{11}), 1);                    // a1
+  EXPECT_EQ(std::count(fsd.reads.begin(), fsd.reads.end(), uint8_t{11}), 1);                      // a1
   EXPECT_LT(block_cycles({kFmaddD, kFsdFt0A1}, kVtypeNone), fma.latency);
 }
 
@@ -315,8 +322,8 @@ constexpr uint32_t kVle8A0 = 0x02050407, kVse8A1 = 0x02058427;  // vle8.v v8,(a0
 
 double copy_loop(int lg, double bytes_per_load) {
   const int32_t vtype = 0xc0 | lg;  // e8, m(2^lg), ta, ma
-  return steady_state_cycles({model().timing(insn(kVle8A0), vtype, nullptr, bytes_per_load),
-                              model().timing(insn(kVse8A1), vtype)});
+  return steady_state_cycles(
+      {model().timing(insn(kVle8A0), vtype, nullptr, bytes_per_load), model().timing(insn(kVse8A1), vtype)});
 }
 
 TEST(X60VectorLoads, AStoreOfLoadedDataWaitsForTheWholeGroupAsTheMeasuredCopyLoops) {

@@ -365,8 +365,8 @@ TEST(X60Table, ScalarFigures) {
   ASSERT_TRUE(fdiv);
   EXPECT_EQ(fdiv->unit, Unit::fp);
 
-  for (const char* mn : {"addi", "sh2add", "andn", "cpop", "rev8", "bset", "fmadd.h", "fcvt.w.s", "fmv.x.d",
-                         "amoadd.d", "lr.w", "csrrs", "vsetvli", "jalr", "beq", "flh", "lui"}) {
+  for (const char* mn : {"addi", "sh2add", "andn", "cpop", "rev8", "bset", "fmadd.h", "fcvt.w.s", "fmv.x.d", "amoadd.d",
+                         "lr.w", "csrrs", "vsetvli", "jalr", "beq", "flh", "lui"}) {
     EXPECT_TRUE(table().scalar(mn)) << mn;
   }
 }

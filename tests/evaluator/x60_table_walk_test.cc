@@ -111,7 +111,9 @@ const Insn& insn(const std::string& mnemonic, bool masked = false) {
   return it->second;
 }
 
-bool is_vector(InsnClass c) { return c >= InsnClass::vec_int && c <= InsnClass::vec_store; }
+bool is_vector(InsnClass c) {
+  return c >= InsnClass::vec_int && c <= InsnClass::vec_store;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // vtypes and prices
@@ -129,7 +131,8 @@ int32_t vtype_code(unsigned sew, int lg) {
 }
 
 Vt walk_vtype(unsigned sew, int lg) {
-  return {vtype_code(sew, lg), sew, lg, riscv::vtype_key(riscv::decode_vtype(static_cast<uint32_t>(vtype_code(sew, lg))))};
+  return {vtype_code(sew, lg), sew, lg,
+          riscv::vtype_key(riscv::decode_vtype(static_cast<uint32_t>(vtype_code(sew, lg))))};
 }
 
 const std::vector<Vt>& all_vtypes() {
@@ -145,7 +148,8 @@ const std::vector<Vt>& all_vtypes() {
 
 // Vtypes with no figure for anything: unknown at translation (vsetvl), none set yet, vill (vlmul = 100).
 const std::vector<Vt>& shapeless_vtypes() {
-  static const std::vector<Vt> out = {{kVtypeUnknown, 0, 0, "unknown"}, {kVtypeNone, 0, 0, "none"}, {0x04, 0, 0, "vill"}};
+  static const std::vector<Vt> out = {
+      {kVtypeUnknown, 0, 0, "unknown"}, {kVtypeNone, 0, 0, "none"}, {0x04, 0, 0, "vill"}};
   return out;
 }
 
@@ -157,7 +161,9 @@ double price(const Insn& in, int32_t vtype) {
   return steady_state_cycles(std::vector<SbInsn>(16, sb)) / 16;
 }
 
-double price(const std::string& mnemonic, bool masked, const Vt& v) { return price(insn(mnemonic, masked), v.code); }
+double price(const std::string& mnemonic, bool masked, const Vt& v) {
+  return price(insn(mnemonic, masked), v.code);
+}
 
 double worst_price(const Insn& in) {
   double worst = 0;
@@ -177,17 +183,20 @@ bool own_measurement(const std::string& mnemonic, bool masked, const std::string
 }
 
 // The neighbour's price must not exceed the price; `why` names the neighbour in the failure.
-#define EXPECT_NOT_BELOW(price_, neighbour_, why_) \
-  EXPECT_GE((price_) + 1e-9, (neighbour_)) << why_
+#define EXPECT_NOT_BELOW(price_, neighbour_, why_) EXPECT_GE((price_) + 1e-9, (neighbour_)) << why_
 
 std::string where(const std::string& mnemonic, bool masked, const Vt& v) {
   return mnemonic + (masked ? " (masked)" : "") + " under " + v.key;
 }
 
-int lg2(unsigned n) { return std::countr_zero(n); }
+int lg2(unsigned n) {
+  return std::countr_zero(n);
+}
 
 // The data operand of a vector load/store (the destination of a load, the first source of a store).
-const riscv::Operand& data_operand(const Insn& in) { return in.cls == InsnClass::vec_load ? in.dst : in.src[0]; }
+const riscv::Operand& data_operand(const Insn& in) {
+  return in.cls == InsnClass::vec_load ? in.dst : in.src[0];
+}
 
 // ---------------------------------------------------------------------------------------------------
 // The walk
@@ -201,8 +210,8 @@ TEST(X60TableWalk, DecoderVocabularyIsLarge) {
 TEST(X60TableWalk, EveryInstructionHasAFiniteTablePrice) {
   // What LLVM's model cannot schedule (sources.llvm.not_modelled) and the table therefore lacks; the cost
   // model gives them class defaults. Anything else the decoder knows must be in the table.
-  const std::set<std::string> not_modelled = {"fence", "fence.i", "fence.tso", "ebreak", "wfi", "mret", "sret",
-                                              "dret", "sfence.vma"};
+  const std::set<std::string> not_modelled = {"fence", "fence.i", "fence.tso", "ebreak",    "wfi",
+                                              "mret",  "sret",    "dret",      "sfence.vma"};
   for (const auto* forms : {&vocabulary().plain, &vocabulary().masked}) {
     for (const auto& [mn, in] : *forms) {
       for (const auto* set : {&all_vtypes(), &shapeless_vtypes()}) {
@@ -278,9 +287,9 @@ TEST(X60TableWalk, NoVectorCellBelowItsNeighbours) {
           const Vt same_regs = walk_vtype(v.sew, lg2(static_cast<unsigned>(mn[3] - '0')));
           EXPECT_NOT_BELOW(p, price("vmv.v.v", false, same_regs), at << ": below vmv.v.v under " << same_regs.key);
         }
-        static const std::map<std::string, std::string> negated = {
-            {"vfnmacc", "vfmacc"}, {"vfnmadd", "vfmadd"}, {"vfnmsac", "vfmsac"},
-            {"vfnmsub", "vfmsub"}, {"vnmsac", "vmacc"},   {"vnmsub", "vmadd"}};
+        static const std::map<std::string, std::string> negated = {{"vfnmacc", "vfmacc"}, {"vfnmadd", "vfmadd"},
+                                                                   {"vfnmsac", "vfmsac"}, {"vfnmsub", "vfmsub"},
+                                                                   {"vnmsac", "vmacc"},   {"vnmsub", "vmadd"}};
         const std::string base = mn.substr(0, mn.find('.')), form = mn.substr(mn.find('.'));
         if (auto it = negated.find(base); it != negated.end()) {
           EXPECT_NOT_BELOW(p, price(it->second + form, masked, v), at << ": below " << it->second << form);
@@ -288,8 +297,8 @@ TEST(X60TableWalk, NoVectorCellBelowItsNeighbours) {
         if (base == "vssra") {
           EXPECT_NOT_BELOW(p, price("vssrl" + form, masked, v), at << ": below vssrl" << form);
         }
-        if (v.sew == 8 && (mn.rfind("vfwcvt.f.x", 0) == 0 || mn.rfind("vfncvt.x", 0) == 0 ||
-                           mn.rfind("vfncvt.rtz.x", 0) == 0)) {
+        if (v.sew == 8 &&
+            (mn.rfind("vfwcvt.f.x", 0) == 0 || mn.rfind("vfncvt.x", 0) == 0 || mn.rfind("vfncvt.rtz.x", 0) == 0)) {
           const Vt e16 = walk_vtype(16, std::max(v.lg, -2));
           EXPECT_NOT_BELOW(p, price(in, e16.code), at << ": below the same under " << e16.key);
         }
@@ -394,7 +403,7 @@ TEST(X60TableRegression, HonestFiguresStayMeasured) {
     EXPECT_NEAR(price("vfmacc.vv", false, walk_vtype(32, lg)), vfmacc[lg], 1e-9);
   }
   EXPECT_NEAR(price("vle32.v", false, walk_vtype(8, -2)), 2.3, 1e-9);  // measured under e8mf4 (EMUL m1)
-  EXPECT_NEAR(price("add", false, walk_vtype(32, 0)), 0.5, 1e-9);       // dual issue
+  EXPECT_NEAR(price("add", false, walk_vtype(32, 0)), 0.5, 1e-9);      // dual issue
 }
 
 }  // namespace

@@ -19,18 +19,16 @@ namespace fs = std::filesystem;
 // Six themes of ten commit messages each, written for this test in the style of a BLAS library's history.
 const std::vector<std::vector<std::string>>& themes() {
   static const std::vector<std::vector<std::string>> t = {
-      {  // 0: prefetch
+      {// 0: prefetch
        "Add software prefetch to the dgemv_t kernel\n\nPrefetch the next rows of A a few cache lines ahead.",
        "Prefetch the B panel in the sgemm micro-kernel ahead of its loads",
        "Insert prefetch instructions into the saxpy loop to hide memory latency",
-       "Tune the prefetch distance for ddot on C910",
-       "Prefetch the next column of A in zgemv_n",
+       "Tune the prefetch distance for ddot on C910", "Prefetch the next column of A in zgemv_n",
        "Prefetch the C tile before the dgemm kernel writes it",
        "Increase the prefetch distance in dscal for large vectors",
        "Prefetch the x and y streams in daxpy to cover cache misses",
-       "Add prefetch of the packed A panel in the strsm kernel",
-       "cgemv_t: software prefetch two cache lines ahead"},
-      {  // 1: unrolling with independent accumulators
+       "Add prefetch of the packed A panel in the strsm kernel", "cgemv_t: software prefetch two cache lines ahead"},
+      {// 1: unrolling with independent accumulators
        "Unroll the ddot loop by four with independent accumulators",
        "sdot: use four accumulators to break the dependency chain",
        "Unroll the sasum inner loop twice and sum two partial accumulators",
@@ -41,18 +39,15 @@ const std::vector<std::vector<std::string>>& themes() {
        "Unroll the dasum loop by four accumulators to hide latency",
        "casum: unroll the loop and use two accumulators for latency hiding",
        "sgemv_t: unroll the reduction loop with independent accumulators"},
-      {  // 2: fused multiply-add
+      {// 2: fused multiply-add
        "Use vfmacc instead of vfmul and vfadd in saxpy",
        "Fuse the multiply and the add in the dgemm kernel with vfmacc.vf",
        "zaxpy: replace separate multiply and add with fused multiply-add",
        "Use fused multiply-add (FMA) in the sgemv_n inner loop",
-       "daxpby: compute alpha*x+beta*y with vfmacc and one vfmul",
-       "drot: use vfmacc and vfnmsac for the rotation",
-       "Use FMA instructions in the cgemm micro-kernel",
-       "ddot: multiply-accumulate with vfmacc.vv",
-       "strmm kernel: fused multiply-add for the update of C",
-       "Enable FMA (vfmacc) in the sgemm kernel for RVV"},
-      {  // 3: tails with vsetvli
+       "daxpby: compute alpha*x+beta*y with vfmacc and one vfmul", "drot: use vfmacc and vfnmsac for the rotation",
+       "Use FMA instructions in the cgemm micro-kernel", "ddot: multiply-accumulate with vfmacc.vv",
+       "strmm kernel: fused multiply-add for the update of C", "Enable FMA (vfmacc) in the sgemm kernel for RVV"},
+      {// 3: tails with vsetvli
        "Handle the tail of saxpy with vsetvli instead of a scalar remainder loop",
        "dscal: strip-mine with vsetvli so the tail needs no scalar remainder code",
        "Remove the scalar tail loop from sdot, vsetvli sets the vector length",
@@ -63,7 +58,7 @@ const std::vector<std::vector<std::string>>& themes() {
        "Tail handling with vsetvli in the sgemv_n kernel",
        "Rewrite the dswap tail with vsetvli, remove the scalar remainder",
        "isamin: handle the tail with vsetvli rather than a scalar loop"},
-      {  // 4: packing
+      {// 4: packing
        "Pack A into contiguous panels before the sgemm micro-kernel",
        "Add a packing routine (ncopy) that packs B panels for dgemm",
        "Vectorize the gemm tcopy packing routine with vector loads",
@@ -74,16 +69,12 @@ const std::vector<std::vector<std::string>>& themes() {
        "Rework the sgemm itcopy packing routine to pack eight columns at a time",
        "Use packed panels of A in the dsymm copy routine",
        "cgemm otcopy: pack the panels in the order the kernel reads them"},
-      {  // 5: NaN and Inf semantics
-       "Handle NaN and Inf in sscal when alpha is zero",
-       "dscal: propagate NaN from x when alpha is zero",
-       "Fix the handling of Inf and NaN in dnrm2",
-       "zscal: do not skip the multiplication when x holds NaN or Inf",
+      {// 5: NaN and Inf semantics
+       "Handle NaN and Inf in sscal when alpha is zero", "dscal: propagate NaN from x when alpha is zero",
+       "Fix the handling of Inf and NaN in dnrm2", "zscal: do not skip the multiplication when x holds NaN or Inf",
        "Correct NaN propagation in the daxpy shortcut for a zero alpha",
-       "cscal: treat Inf and NaN arguments like the reference implementation",
-       "Fix the NaN check in isamax",
-       "dasum: a NaN input must give NaN",
-       "Handle Inf and NaN arguments in srot",
+       "cscal: treat Inf and NaN arguments like the reference implementation", "Fix the NaN check in isamax",
+       "dasum: a NaN input must give NaN", "Handle Inf and NaN arguments in srot",
        "Restore the NaN semantics of dscal with a zero alpha"},
   };
   return t;
@@ -91,7 +82,7 @@ const std::vector<std::vector<std::string>>& themes() {
 
 struct Corpus {
   std::vector<MinedCommit> commits;
-  std::vector<size_t> theme;  // per commit
+  std::vector<size_t> theme;            // per commit
   std::map<std::string, size_t> index;  // sha -> commit
 
   Corpus() {
@@ -137,7 +128,9 @@ struct Fixture {
   rag::OfflineEmbedder embedder = rag::OfflineEmbedder::fit(corpus.texts());
   ExtractiveDistiller distiller{corpus.texts()};
 
-  Abstraction run(AbstractionOptions options = {}) { return abstract_commits(corpus.commits, embedder, distiller, options); }
+  Abstraction run(AbstractionOptions options = {}) {
+    return abstract_commits(corpus.commits, embedder, distiller, options);
+  }
 };
 
 // The theme most of `commits` belong to, and how many do.
@@ -173,7 +166,8 @@ void expect_every_commit_placed_once(const Corpus& corpus, const Abstraction& a)
   }
   ASSERT_EQ(where.size(), corpus.commits.size());
   ASSERT_EQ(a.thought_of_commit.size(), corpus.commits.size());
-  for (size_t i = 0; i < corpus.commits.size(); ++i) EXPECT_EQ(a.thought_of_commit[i], where[corpus.commits[i].info.sha]);
+  for (size_t i = 0; i < corpus.commits.size(); ++i)
+    EXPECT_EQ(a.thought_of_commit[i], where[corpus.commits[i].info.sha]);
 }
 
 TEST(TwoLevel, EveryCommitIsWithinDeltaOfItsThoughtOrAccountedFor) {
@@ -191,7 +185,8 @@ TEST(TwoLevel, EveryCommitIsWithinDeltaOfItsThoughtOrAccountedFor) {
   for (const auto& idea : a.pool.ideas) {
     for (const auto& t : idea.thoughts) {
       const auto tv = f.embedder.embed_one(t.description);
-      for (const auto& c : t.commits) within += cosine_distance(commit_vectors[f.corpus.index.at(c.sha)], tv) <= kOfflineDelta;
+      for (const auto& c : t.commits)
+        within += cosine_distance(commit_vectors[f.corpus.index.at(c.sha)], tv) <= kOfflineDelta;
     }
   }
   EXPECT_EQ(within, a.stats.within_delta);
@@ -245,7 +240,8 @@ TEST(TwoLevel, CommitsNearAPrincipleJoinIt) {
   Fixture f;
   // A principle worded like the prefetch commits attracts them before any K-means.
   AbstractionOptions o;
-  o.principles = {{"prefetch", "memory", "Prefetch data a few cache lines ahead in the kernel to hide memory latency."}};
+  o.principles = {
+      {"prefetch", "memory", "Prefetch data a few cache lines ahead in the kernel to hide memory latency."}};
   const Abstraction a = f.run(o);
   EXPECT_EQ(a.stats.from_principles, 1u);
   o.principles = {{"unrelated", "work", "Quantum chromodynamics lattice gauge."}};

@@ -90,7 +90,8 @@ TEST(KMeans, IsDeterministicForASeed) {
 TEST(KMeans, SphericalCentroidsAreUnitVectors) {
   std::vector<size_t> truth;
   const auto points = blobs(3, 10, 8, &truth);
-  for (const auto& c : kmeans(points, {.k = 3, .spherical = true}).centroids) EXPECT_NEAR(cosine_similarity(c, c), 1.0f, 1e-4);
+  for (const auto& c : kmeans(points, {.k = 3, .spherical = true}).centroids)
+    EXPECT_NEAR(cosine_similarity(c, c), 1.0f, 1e-4);
 }
 
 TEST(NearestCentroids, PicksTheClosestAndSaysHowFar) {

@@ -78,19 +78,24 @@ TEST(CommitFilter, EachRuleHasItsReason) {
             drop_reason::kRevert);
   EXPECT_EQ(reason(f, info("revert accidental direct commit to develop"), kernel), drop_reason::kRevert);
   EXPECT_EQ(reason(f, info("Update version to 0.3.28"), touched({"Makefile.rule"})), drop_reason::kVersion);
-  EXPECT_EQ(reason(f, info("Bump actions/checkout from 3 to 4"), touched({".github/workflows/c.yml"})), drop_reason::kVersion);
+  EXPECT_EQ(reason(f, info("Bump actions/checkout from 3 to 4"), touched({".github/workflows/c.yml"})),
+            drop_reason::kVersion);
   EXPECT_EQ(reason(f, info("Release 0.3.27"), kernel), drop_reason::kVersion);
   EXPECT_EQ(reason(f, info("0.3.21"), kernel), drop_reason::kVersion);
   EXPECT_EQ(reason(f, info("Fix CI"), touched({".github/workflows/c.yml", "azure-pipelines.yml", "ci/run.sh"})),
             drop_reason::kBuildCiDocs);
-  EXPECT_EQ(reason(f, info("Docs"), touched({"docs/install.md", "README.md", "Changelog.txt"})), drop_reason::kBuildCiDocs);
-  EXPECT_EQ(reason(f, info("Build"), touched({"CMakeLists.txt", "cmake/arch.cmake", "Makefile.system", "kernel/Makefile.L1"})),
+  EXPECT_EQ(reason(f, info("Docs"), touched({"docs/install.md", "README.md", "Changelog.txt"})),
+            drop_reason::kBuildCiDocs);
+  EXPECT_EQ(reason(f, info("Build"),
+                   touched({"CMakeLists.txt", "cmake/arch.cmake", "Makefile.system", "kernel/Makefile.L1"})),
             drop_reason::kBuildCiDocs);
   EXPECT_EQ(reason(f, info("Tests"), touched({"utest/test_axpy.c", "Makefile"})), drop_reason::kNoKernelCode);
-  EXPECT_EQ(reason(f, info("Select the new kernel"), touched({"kernel/x86_64/KERNEL.HASWELL"})), drop_reason::kNoKernelCode);
+  EXPECT_EQ(reason(f, info("Select the new kernel"), touched({"kernel/x86_64/KERNEL.HASWELL"})),
+            drop_reason::kNoKernelCode);
   EXPECT_EQ(reason(f, info("Empty"), {}), drop_reason::kNoKernelCode);
   // A kernel change that also edits the build is kept.
-  EXPECT_EQ(reason(f, info("New RVV kernel"), touched({"kernel/riscv64/axpy_rvv.c", "kernel/riscv64/KERNEL.RISCV64_ZVL256B", "CMakeLists.txt"})),
+  EXPECT_EQ(reason(f, info("New RVV kernel"),
+                   touched({"kernel/riscv64/axpy_rvv.c", "kernel/riscv64/KERNEL.RISCV64_ZVL256B", "CMakeLists.txt"})),
             "kept");
   // A title that only mentions a version in passing is not a bump.
   EXPECT_EQ(reason(f, info("Fix sgemm for old compiler versions"), kernel), "kept");
@@ -152,7 +157,8 @@ TEST(CommitFilter, FormattingNeedsTheRepository) {
   TempDir dir(fs::temp_directory_path(), "eok-filter-");
   testing::SyntheticRepo repo(dir.path());
   repo.commit("main", "base", {{"kernel/a.c", "int a;\nint b;\n"}, {"Makefile", "x\n"}});
-  const std::string fmt = repo.commit("main", "Reformat", {{"kernel/a.c", "int  a;\n\n  int b;\n"}, {"Makefile", "y\n"}});
+  const std::string fmt =
+      repo.commit("main", "Reformat", {{"kernel/a.c", "int  a;\n\n  int b;\n"}, {"Makefile", "y\n"}});
   const std::string real = repo.commit("main", "Real", {{"kernel/a.c", "int a;\nint c;\n"}});
   GitRepo r = GitRepo::open(dir.path());
   const CommitFilter f(FilterRules{});

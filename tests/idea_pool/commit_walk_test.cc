@@ -21,7 +21,8 @@ std::string lines(int n, const std::string& stem) {
 }
 
 TEST(PullRequestTitle, ReadsGitHubsMergeMessage) {
-  EXPECT_EQ(pull_request_title("Merge pull request #4950 from ayappanec/fix-aix-build\n\nFix AIX build\n"), "Fix AIX build");
+  EXPECT_EQ(pull_request_title("Merge pull request #4950 from ayappanec/fix-aix-build\n\nFix AIX build\n"),
+            "Fix AIX build");
   EXPECT_EQ(pull_request_title("Merge pull request #1 from a/b\n\n  Spaces trimmed  \r\nmore\n"), "Spaces trimmed");
   EXPECT_EQ(pull_request_title("Merge pull request #1 from a/b\n"), std::nullopt);  // no title
   EXPECT_EQ(pull_request_title("Merge branch 'develop' into feature\n\nstuff\n"), std::nullopt);
@@ -47,34 +48,42 @@ class WalkScenario : public ::testing::Test {
 
   static void build(SyntheticRepo& repo) {
     SyntheticRepo::Changes import;
-    for (int k = 0; k < 250; ++k) import["kernel/generic/f" + std::to_string(k) + ".c"] = "int f" + std::to_string(k) + ";\n";
+    for (int k = 0; k < 250; ++k)
+      import["kernel/generic/f" + std::to_string(k) + ".c"] = "int f" + std::to_string(k) + ";\n";
     import["Makefile"] = "all:\n";
     import["Makefile.rule"] = "VERSION = 0.3.27\n";
     import["interface/axpy.c"] = "void axpy(void);\n";
     sha["import"] = repo.commit("develop", "Initial import", import);
-    sha["daxpy"] = repo.commit("develop", "Add daxpy kernel for x86_64", {{"kernel/x86_64/daxpy.c", "void daxpy() {\n  int i;\n}\n"}});
+    sha["daxpy"] = repo.commit("develop", "Add daxpy kernel for x86_64",
+                               {{"kernel/x86_64/daxpy.c", "void daxpy() {\n  int i;\n}\n"}});
 
-    sha["s1"] = repo.commit("pr-sgemm", "sgemm: unroll by 8", {{"kernel/x86_64/sgemm.c", lines(20, "unroll")}}, repo.head("develop"));
-    sha["s2"] = repo.commit("pr-sgemm", "sgemm: prefetch", {{"kernel/x86_64/sgemm.c", lines(19, "unroll") + "prefetch\n"}});
+    sha["s1"] = repo.commit("pr-sgemm", "sgemm: unroll by 8", {{"kernel/x86_64/sgemm.c", lines(20, "unroll")}},
+                            repo.head("develop"));
+    sha["s2"] =
+        repo.commit("pr-sgemm", "sgemm: prefetch", {{"kernel/x86_64/sgemm.c", lines(19, "unroll") + "prefetch\n"}});
     sha["s3"] = repo.commit("pr-sgemm", "Update Makefile for sgemm", {{"Makefile.system", "SGEMM = 1\n"}});
     repo.merge_pull_request("develop", "pr-sgemm", 10, "Faster SGEMM on Haswell");
 
     sha["version"] = repo.commit("develop", "Update version to 0.3.28", {{"Makefile.rule", "VERSION = 0.3.28\n"}});
     sha["ci"] = repo.commit("develop", "Fix CI", {{".github/workflows/ci.yml", "on: push\n"}});
-    sha["format"] = repo.commit("develop", "Reformat daxpy", {{"kernel/x86_64/daxpy.c", "void daxpy()\n{\n\tint i;\n}\n"}});
+    sha["format"] =
+        repo.commit("develop", "Reformat daxpy", {{"kernel/x86_64/daxpy.c", "void daxpy()\n{\n\tint i;\n}\n"}});
     sha["ddot"] = repo.commit("develop", "Tweak ddot", {{"kernel/x86_64/ddot.c", "double ddot();\n"}});
     sha["ddot_revert"] = repo.revert("develop", sha["ddot"]);
 
-    sha["f1"] = repo.commit("feature", "feat: rvv axpy", {{"kernel/riscv64/axpy_rvv.c", "rvv axpy\n"}}, repo.head("develop"));
+    sha["f1"] =
+        repo.commit("feature", "feat: rvv axpy", {{"kernel/riscv64/axpy_rvv.c", "rvv axpy\n"}}, repo.head("develop"));
     sha["d1"] = repo.commit("sub", "sub: rvv dot", {{"kernel/riscv64/dot_rvv.c", "rvv dot\n"}}, repo.head("feature"));
     repo.merge_pull_request("feature", "sub", 11, "RVV dot product");
     repo.merge_pull_request("develop", "feature", 12, "RISC-V vector kernels");
 
-    sha["l1"] = repo.commit("local", "local: dscal tweak", {{"kernel/x86_64/dscal.c", "dscal\n"}}, repo.head("develop"));
+    sha["l1"] =
+        repo.commit("local", "local: dscal tweak", {{"kernel/x86_64/dscal.c", "dscal\n"}}, repo.head("develop"));
     repo.merge("develop", "local", "Merge branch 'local' into develop");
 
     sha["interface"] = repo.commit("develop", "Fix interface", {{"interface/axpy.c", "void axpy(int);\n"}});
-    sha["big"] = repo.commit("develop", "Big kernel", {{"kernel/x86_64/big.S", lines(2000, "vfmadd231ps")}, {"Makefile", "all: big\n"}});
+    sha["big"] = repo.commit("develop", "Big kernel",
+                             {{"kernel/x86_64/big.S", lines(2000, "vfmadd231ps")}, {"Makefile", "all: big\n"}});
 
     sha["b1"] = repo.commit("bad", "bad: risky kernel", {{"kernel/x86_64/risky.c", "risky\n"}}, repo.head("develop"));
     sha["m17"] = repo.merge_pull_request("develop", "bad", 17, "Bad idea");
@@ -112,16 +121,17 @@ TEST_F(WalkScenario, KeepsKernelCommitsAndCountsWhyOthersWentAway) {
   EXPECT_EQ(s.kept, 9u);
   EXPECT_EQ(res.commits.size(), 9u);
   EXPECT_FALSE(s.shallow);
-  const std::map<std::string, size_t> expected{
-      {drop_reason::kImport, 1}, {drop_reason::kBuildCiDocs, 2}, {drop_reason::kVersion, 2},
-      {drop_reason::kFormatting, 1}, {drop_reason::kReverted, 2}, {drop_reason::kRevert, 2},
-      {drop_reason::kMerge, 7}, {drop_reason::kNoKernelCode, 1}};
+  const std::map<std::string, size_t> expected{{drop_reason::kImport, 1},   {drop_reason::kBuildCiDocs, 2},
+                                               {drop_reason::kVersion, 2},  {drop_reason::kFormatting, 1},
+                                               {drop_reason::kReverted, 2}, {drop_reason::kRevert, 2},
+                                               {drop_reason::kMerge, 7},    {drop_reason::kNoKernelCode, 1}};
   EXPECT_EQ(s.dropped, expected);
   size_t total = s.kept;
   for (const auto& [reason, n] : s.dropped) total += n;
   EXPECT_EQ(total, s.seen);
 
-  for (const char* name : {"daxpy", "s1", "s2", "f1", "d1", "l1", "big", "x1", "y1"}) EXPECT_NE(kept(res, name), nullptr) << name;
+  for (const char* name : {"daxpy", "s1", "s2", "f1", "d1", "l1", "big", "x1", "y1"})
+    EXPECT_NE(kept(res, name), nullptr) << name;
   for (const char* name : {"ddot", "b1", "format", "s3", "interface"}) EXPECT_EQ(kept(res, name), nullptr) << name;
 
   // Newest first: a commit comes before its parents.
@@ -249,7 +259,8 @@ TEST(Walk, AReleasePullRequestDoesNotClaimTheCommitsItCarries) {
   for (const auto& m : res.commits) title[m.info.sha] = m.pr_title;
   EXPECT_EQ(title.at(x), "Feature X");
   EXPECT_EQ(title.at(direct), "");
-  EXPECT_EQ(title.at(fix), "Hotfix on master");  // came to develop by a plain merge: the pull request that merged it elsewhere
+  EXPECT_EQ(title.at(fix),
+            "Hotfix on master");  // came to develop by a plain merge: the pull request that merged it elsewhere
   EXPECT_EQ(res.summary.pull_requests, 3u);
 }
 

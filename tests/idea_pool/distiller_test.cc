@@ -27,9 +27,10 @@ MinedCommit commit(const std::string& sha, const std::string& message, double im
 }
 
 // A kernel library's history in miniature: a prefetch theme among unrelated commits.
-struct Corpus {
+struct DistillerCorpus {
   std::vector<MinedCommit> commits = {
-      commit("p1", "Add software prefetch to the dgemv kernel\n\nPrefetch rows of A two cache lines ahead.", 0.04, true),
+      commit("p1", "Add software prefetch to the dgemv kernel\n\nPrefetch rows of A two cache lines ahead.", 0.04,
+             true),
       commit("p2", "Prefetch the B panel in the sgemm micro-kernel", 0.02),
       commit("p3", "Tune the prefetch distance in ddot"),
       commit("p4", "Prefetch x and y in daxpy to hide memory latency", 0.03),
@@ -99,7 +100,8 @@ class DistillPrompts {
       const fs::path file = fs::path(EOK_SOURCE_DIR) / "prompts" / (name + ".txt");
       write_file_atomic(dir_.path() / (name + ".txt"), read_file(file));
     }
-    library_ = std::make_unique<llm::PromptLibrary>(dir_.path(), LlmDistiller::required_prompts(), LlmDistiller::placeholders());
+    library_ = std::make_unique<llm::PromptLibrary>(dir_.path(), LlmDistiller::required_prompts(),
+                                                    LlmDistiller::placeholders());
   }
   const llm::PromptLibrary& library() const { return *library_; }
 
@@ -109,7 +111,7 @@ class DistillPrompts {
 };
 
 TEST(ExtractiveDistiller, QuotesTheRepresentativeCommitAndNamesDistinctiveTerms) {
-  Corpus c;
+  DistillerCorpus c;
   ExtractiveDistiller d(c.texts());
   const std::string t = d.thought(c.group(0, 4));
   EXPECT_EQ(t.rfind(kExtractivePrefix, 0), 0u) << t;
@@ -123,7 +125,7 @@ TEST(ExtractiveDistiller, QuotesTheRepresentativeCommitAndNamesDistinctiveTerms)
 }
 
 TEST(ExtractiveDistiller, RepresentativesAreClosestToTheGroupsCentre) {
-  Corpus c;
+  DistillerCorpus c;
   ExtractiveDistiller d(c.texts());
   const auto order = d.representatives({"prefetch data", "prefetch data ahead", "prefetch", "update cmake"});
   ASSERT_EQ(order.size(), 4u);
@@ -132,7 +134,7 @@ TEST(ExtractiveDistiller, RepresentativesAreClosestToTheGroupsCentre) {
 }
 
 TEST(ExtractiveDistiller, StatesAPrincipleForThoughts) {
-  Corpus c;
+  DistillerCorpus c;
   ExtractiveDistiller d(c.texts());
   const std::string a = d.thought(c.group(0, 4)), b = d.thought(c.group(6, 8));
   const std::string p = d.principle({a, b});
@@ -161,7 +163,7 @@ TEST(FirstSentence, ParsesRepliesDefensively) {
 }
 
 TEST(LlmDistiller, UsesTheReplysSentenceAndShowsTheCommits) {
-  Corpus c;
+  DistillerCorpus c;
   ExtractiveDistiller fallback(c.texts());
   DistillPrompts prompts;
   FakeLlm llm;
@@ -186,7 +188,7 @@ TEST(LlmDistiller, UsesTheReplysSentenceAndShowsTheCommits) {
 }
 
 TEST(LlmDistiller, FailuresFallBackToTheExtractiveSentenceAndAreCounted) {
-  Corpus c;
+  DistillerCorpus c;
   ExtractiveDistiller fallback(c.texts());
   DistillPrompts prompts;
   FakeLlm llm;
@@ -208,7 +210,7 @@ TEST(LlmDistiller, FailuresFallBackToTheExtractiveSentenceAndAreCounted) {
 }
 
 TEST(LlmDistiller, LargeGroupsShowTheirMostRepresentativeCommitsOnly) {
-  Corpus c;
+  DistillerCorpus c;
   ExtractiveDistiller fallback(c.texts());
   DistillPrompts prompts;
   FakeLlm llm;

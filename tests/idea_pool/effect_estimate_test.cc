@@ -8,7 +8,7 @@ namespace {
 constexpr int64_t kDay = 86400;
 
 MinedCommit mined_commit(const std::string& sha, const std::string& message, int64_t time = 1000 * kDay,
-                   const std::vector<std::string>& files = {"kernel/riscv64/dot_rvv.c"}) {
+                         const std::vector<std::string>& files = {"kernel/riscv64/dot_rvv.c"}) {
   MinedCommit c;
   c.info.sha = sha;
   c.info.message = message;
@@ -22,9 +22,13 @@ MinedCommit mined_commit(const std::string& sha, const std::string& message, int
   return c;
 }
 
-std::string sha(char c) { return std::string(40, c); }
+std::string sha(char c) {
+  return std::string(40, c);
+}
 
-Effect estimate(const std::string& message) { return estimate_effect(mined_commit(sha('a'), message), EstimateContext()); }
+Effect estimate(const std::string& message) {
+  return estimate_effect(mined_commit(sha('a'), message), EstimateContext());
+}
 
 // ----- stated figures ---------------------------------------------------------------------------------
 
@@ -32,7 +36,8 @@ TEST(MessageSignals, StatedFiguresBecomeImprovements) {
   auto claims = [](const std::string& text) { return read_message_signals(text).claims; };
   EXPECT_EQ(claims("Vectorize SBGEMM incopy - 4x faster."), std::vector<double>{3.0});
   EXPECT_EQ(claims("dgemm: 20% faster on SkylakeX"), std::vector<double>{0.2});
-  EXPECT_EQ(claims("new optimization of dgemm kernel for bulldozer: 10% performance increase"), std::vector<double>{0.1});
+  EXPECT_EQ(claims("new optimization of dgemm kernel for bulldozer: 10% performance increase"),
+            std::vector<double>{0.1});
   EXPECT_EQ(claims("This gives a 2x speedup for small sizes"), std::vector<double>{1.0});
   EXPECT_EQ(claims("Tweak: can improve performance by ~33%."), std::vector<double>{0.33});
   EXPECT_EQ(claims("speedup of 1.5x over the C kernel"), std::vector<double>{0.5});
@@ -47,7 +52,8 @@ TEST(MessageSignals, NumbersThatAreNotClaimsAreIgnored) {
   EXPECT_TRUE(read_message_signals("32x unrolled 16x4 kernel and 8x4 kernel").claims.empty());
   EXPECT_TRUE(read_message_signals("fix 4x4 block of the zgemm kernel").claims.empty());
   EXPECT_TRUE(read_message_signals("use 100% of the vector register").claims.empty());
-  EXPECT_TRUE(read_message_signals("500x faster (in a debug build)").claims.empty());  // over 10x: not a kernel's speedup
+  EXPECT_TRUE(
+      read_message_signals("500x faster (in a debug build)").claims.empty());  // over 10x: not a kernel's speedup
   EXPECT_TRUE(read_message_signals("20% slower but correct").claims.empty());
 }
 
@@ -59,7 +65,7 @@ TEST(EffectEstimate, ClaimsAreDiscountedBestCases) {
   EXPECT_EQ(e.evidence.rfind("estimate: ", 0), 0u) << e.evidence;
   EXPECT_NE(e.evidence.find("'20% faster'"), std::string::npos) << e.evidence;
 
-  EXPECT_NEAR(estimate("Use a 2x4 tile, up to 3x faster").improvement, 2.0 * 0.3, 1e-12);  // a peak
+  EXPECT_NEAR(estimate("Use a 2x4 tile, up to 3x faster").improvement, 2.0 * 0.3, 1e-12);                   // a peak
   EXPECT_DOUBLE_EQ(estimate("Vectorize in-copy packing/copying for SGEMM - 4X faster.").improvement, 1.0);  // capped
 }
 
@@ -83,9 +89,9 @@ TEST(EffectEstimate, OptimisationWordsSuggestAGain) {
 }
 
 TEST(EffectEstimate, FixesAndHousekeepingSuggestNoGain) {
-  for (const std::string message : {"Fix typo in comment", "fix inverted conditional for NAN handling",
-                                    "Add workaround for gcc14 miscompilation", "address clang array overflow warning",
-                                    "Update the docs", "Fix build on AIX"}) {
+  for (const std::string message :
+       {"Fix typo in comment", "fix inverted conditional for NAN handling", "Add workaround for gcc14 miscompilation",
+        "address clang array overflow warning", "Update the docs", "Fix build on AIX"}) {
     const Effect e = estimate(message);
     EXPECT_DOUBLE_EQ(e.improvement, 0.0) << message;
     EXPECT_DOUBLE_EQ(e.confidence, 0.3) << message;
@@ -143,26 +149,32 @@ TEST(EffectEstimate, FollowUpFixesOfTheSameFilesLowerIt) {
   const Effect alone = estimate_effect(opt, EstimateContext());
   auto with = [&](const std::vector<MinedCommit>& history) { return estimate_effect(opt, EstimateContext(history)); };
 
-  const MinedCommit fix1 = mined_commit(sha('b'), "Fix dot_rvv for inc_x = 0", opt.info.time + 3 * kDay, {"kernel/riscv64/dot_rvv.c"});
+  const MinedCommit fix1 =
+      mined_commit(sha('b'), "Fix dot_rvv for inc_x = 0", opt.info.time + 3 * kDay, {"kernel/riscv64/dot_rvv.c"});
   const Effect one = with({opt, fix1});
   EXPECT_NEAR(one.improvement, alone.improvement * 0.7, 1e-12);
   EXPECT_NEAR(one.confidence, alone.confidence * 0.85, 1e-12);
-  EXPECT_NE(one.evidence.find("1 follow-up fix of its files within 30 days (bbbbbbbb)"), std::string::npos) << one.evidence;
+  EXPECT_NE(one.evidence.find("1 follow-up fix of its files within 30 days (bbbbbbbb)"), std::string::npos)
+      << one.evidence;
 
-  const MinedCommit fix2 = mined_commit(sha('c'), "fix wrong result of dot for n = 1", opt.info.time + 10 * kDay, {"kernel/riscv64/dot_rvv.c"});
+  const MinedCommit fix2 = mined_commit(sha('c'), "fix wrong result of dot for n = 1", opt.info.time + 10 * kDay,
+                                        {"kernel/riscv64/dot_rvv.c"});
   EXPECT_NEAR(with({opt, fix1, fix2}).improvement, alone.improvement * 0.49, 1e-12);
 
   // Not counted: a fix too late, of other files, before the commit, or one that is itself an optimisation.
-  const MinedCommit late = mined_commit(sha('d'), "Fix dot_rvv", opt.info.time + 90 * kDay, {"kernel/riscv64/dot_rvv.c"});
+  const MinedCommit late =
+      mined_commit(sha('d'), "Fix dot_rvv", opt.info.time + 90 * kDay, {"kernel/riscv64/dot_rvv.c"});
   const MinedCommit other = mined_commit(sha('e'), "Fix gemv_rvv", opt.info.time + kDay, {"kernel/riscv64/gemv_rvv.c"});
   const MinedCommit before = mined_commit(sha('f'), "Fix dot_rvv", opt.info.time - kDay, {"kernel/riscv64/dot_rvv.c"});
-  const MinedCommit more = mined_commit(sha('g'), "Optimize dot_rvv further", opt.info.time + kDay, {"kernel/riscv64/dot_rvv.c"});
+  const MinedCommit more =
+      mined_commit(sha('g'), "Optimize dot_rvv further", opt.info.time + kDay, {"kernel/riscv64/dot_rvv.c"});
   EXPECT_DOUBLE_EQ(with({opt, late, other, before, more}).improvement, alone.improvement);
 
   // A shorter window leaves fix2 out.
   EstimateOptions week;
   week.follow_up_window_s = 7 * kDay;
-  EXPECT_NEAR(estimate_effect(opt, EstimateContext({opt, fix1, fix2}, week)).improvement, alone.improvement * 0.7, 1e-12);
+  EXPECT_NEAR(estimate_effect(opt, EstimateContext({opt, fix1, fix2}, week)).improvement, alone.improvement * 0.7,
+              1e-12);
 }
 
 TEST(EffectEstimate, IsDeterministicWhateverTheHistoryOrder) {

@@ -139,16 +139,21 @@ TEST_F(GraphTest, HistoryListsEveryCommitChildrenFirst) {
 
 TEST_F(GitRepoTest, ChangedFilesSeesAddsEditsDeletesAndRenames) {
   const std::string body = lines(0, 40);
-  repo.commit("main", "base", {{"kernel/x86/old.c", body}, {"kernel/x86/gone.c", "bye\n"}, {"Makefile", "all:\n"},
-                               {"kernel/arm/edit.S", lines(0, 10)}, {"kernel/arm/moved.c", lines(0, 30, "moved")}});
-  const std::string c = repo.commit("main", "change",
-                                    {{"kernel/x86/old.c", std::nullopt},
-                                     {"kernel/x86/new.c", body},  // same contents: an exact rename
-                                     {"kernel/x86/gone.c", std::nullopt},
-                                     {"kernel/arm/edit.S", lines(0, 9) + "changed\n"},
-                                     {"kernel/arm/moved.c", std::nullopt},
-                                     {"kernel/riscv/moved.c", lines(0, 29, "moved") + "tail\n"},  // a rename with an edit
-                                     {"docs/new.md", "# doc\n"}});
+  repo.commit("main", "base",
+              {{"kernel/x86/old.c", body},
+               {"kernel/x86/gone.c", "bye\n"},
+               {"Makefile", "all:\n"},
+               {"kernel/arm/edit.S", lines(0, 10)},
+               {"kernel/arm/moved.c", lines(0, 30, "moved")}});
+  const std::string c =
+      repo.commit("main", "change",
+                  {{"kernel/x86/old.c", std::nullopt},
+                   {"kernel/x86/new.c", body},  // same contents: an exact rename
+                   {"kernel/x86/gone.c", std::nullopt},
+                   {"kernel/arm/edit.S", lines(0, 9) + "changed\n"},
+                   {"kernel/arm/moved.c", std::nullopt},
+                   {"kernel/riscv/moved.c", lines(0, 29, "moved") + "tail\n"},  // a rename with an edit
+                   {"docs/new.md", "# doc\n"}});
   GitRepo r = GitRepo::open(dir.path());
   const auto files = r.changed_files(r.commit(c));
   ASSERT_EQ(files.size(), 5u);
@@ -182,7 +187,9 @@ TEST_F(GitRepoTest, ChangedFilesSeesAddsEditsDeletesAndRenames) {
   // A rename's diff says so and shows only the edit.
   std::vector<FileChange> moved{*similar};
   const std::string text = r.diff_files(moved, 1 << 20);
-  EXPECT_NE(text.find("diff --git a/kernel/arm/moved.c b/kernel/riscv/moved.c\nrename from kernel/arm/moved.c\n"), std::string::npos) << text;
+  EXPECT_NE(text.find("diff --git a/kernel/arm/moved.c b/kernel/riscv/moved.c\nrename from kernel/arm/moved.c\n"),
+            std::string::npos)
+      << text;
   EXPECT_NE(text.find("-moved 29\n+tail\n"), std::string::npos) << text;
 
   // Without line counts the same files, uncounted.
@@ -208,8 +215,10 @@ TEST_F(GitRepoTest, TheRootCommitIsDiffedAgainstTheEmptyTree) {
 
 TEST_F(GitRepoTest, DiffTextKeepsAcceptedFilesAndIsCappedAtALine) {
   repo.commit("main", "base", {{"kernel/a.c", lines(0, 200)}, {"Makefile", "all:\n"}});
-  const std::string c = repo.commit("main", "edit", {{"kernel/a.c", lines(0, 200, "new")}, {"Makefile", "all: x\n"},
-                                                     {"kernel/0.bin", std::string("\0\1\2binary\n", 10)}});
+  const std::string c = repo.commit("main", "edit",
+                                    {{"kernel/a.c", lines(0, 200, "new")},
+                                     {"Makefile", "all: x\n"},
+                                     {"kernel/0.bin", std::string("\0\1\2binary\n", 10)}});
   GitRepo r = GitRepo::open(dir.path());
   const CommitInfo ci = r.commit(c);
   auto kernel = [](const std::string& p) { return p.rfind("kernel/", 0) == 0; };
@@ -243,8 +252,8 @@ TEST_F(GitRepoTest, DiffTextKeepsAcceptedFilesAndIsCappedAtALine) {
 TEST_F(GitRepoTest, WhitespaceOnlyChangesAreFormatting) {
   const std::string code = "int f(int a) {\n  return a + 1;\n}\n";
   repo.commit("main", "base", {{"k/a.c", code}, {"k/b.c", code}, {"k/c.c", code}, {"docs/x.md", "x\n"}});
-  const std::string reindent = repo.commit("main", "reindent",
-                                           {{"k/a.c", "int f(int a)\n{\n\treturn a+1;\n\n}\n"}, {"docs/x.md", "y\n"}});
+  const std::string reindent =
+      repo.commit("main", "reindent", {{"k/a.c", "int f(int a)\n{\n\treturn a+1;\n\n}\n"}, {"docs/x.md", "y\n"}});
   const std::string real = repo.commit("main", "real", {{"k/b.c", "int f(int a) {\n  return a + 2;\n}\n"}});
   const std::string joined = repo.commit("main", "joins words", {{"k/c.c", "intf(int a) {\n  return a + 1;\n}\n"}});
   const std::string added = repo.commit("main", "add", {{"k/d.c", code}});

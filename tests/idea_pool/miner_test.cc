@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 using testing::SyntheticRepo;
 
 // Four themes a kernel library's history repeats, six commits each, on files of their own.
-const std::vector<std::pair<std::string, std::vector<std::string>>>& themes() {
+const std::vector<std::pair<std::string, std::vector<std::string>>>& miner_themes() {
   static const std::vector<std::pair<std::string, std::vector<std::string>>> t = {
       {"prefetch",
        {"sgemm: prefetch the next panel of A into the cache", "Add software prefetch to the dgemv_t inner loop",
@@ -42,7 +42,8 @@ const std::vector<std::pair<std::string, std::vector<std::string>>>& themes() {
 
 std::string code(const std::string& theme, size_t i) {
   std::string s = "/* " + theme + " */\n";
-  for (size_t k = 0; k <= i + 3; ++k) s += "static int " + theme + "_step" + std::to_string(k) + " = " + std::to_string(k * 7 + i) + ";\n";
+  for (size_t k = 0; k <= i + 3; ++k)
+    s += "static int " + theme + "_step" + std::to_string(k) + " = " + std::to_string(k * 7 + i) + ";\n";
   return s;
 }
 
@@ -60,7 +61,7 @@ struct Library {
     repo->commit("main", "Initial import", {{"kernel/generic/ref.c", "int ref;\n"}, {"Makefile", "all:\n"}});
     int pr = 1;
     for (size_t i = 0; i < 6; ++i) {
-      for (const auto& [theme, messages] : themes()) {
+      for (const auto& [theme, messages] : miner_themes()) {
         const std::string file = "kernel/riscv64/" + theme + ".c";
         if (i % 2 == 1) {
           // Every other commit arrives through a pull request whose title joins its message.
@@ -77,7 +78,8 @@ struct Library {
     std::string prefetch = code("prefetch", 5);
     for (auto& ch : prefetch) ch = ch == ' ' ? '\t' : ch;  // white space only
     repo->commit("main", "Reformat the prefetch kernel", {{"kernel/riscv64/prefetch.c", prefetch}});
-    const std::string risky = repo->commit("main", "Risky rewrite of the dot kernel", {{"kernel/riscv64/dot.c", "risky\n"}});
+    const std::string risky =
+        repo->commit("main", "Risky rewrite of the dot kernel", {{"kernel/riscv64/dot.c", "risky\n"}});
     repo->revert("main", risky);
   }
 };
@@ -166,8 +168,9 @@ TEST_F(MineFixture, MinesALibraryIntoAPoolWithExampleCodeAndAnIndex) {
   for (const auto& idea : pool.ideas) {
     for (const auto& t : idea.thoughts) {
       if (t.id != hits[0].entry.thought) continue;
-      for (const auto& c : t.commits) rvv |= c.title.find("RVV") != std::string::npos || c.title.find("RISC-V") != std::string::npos ||
-                                             c.title.find("Vectorize") != std::string::npos;
+      for (const auto& c : t.commits)
+        rvv |= c.title.find("RVV") != std::string::npos || c.title.find("RISC-V") != std::string::npos ||
+               c.title.find("Vectorize") != std::string::npos;
     }
   }
   EXPECT_TRUE(rvv) << hits[0].entry.thought << " " << hits[0].entry.file;
@@ -277,7 +280,9 @@ TEST_F(MineFixture, BadInputsSayWhatToDo) {
   req.perf_history = workspace.path() / "asv";
   testing::write_asv_run(*req.perf_history, "x86-box", std::string(40, 'a'), 1719000000000,
                          {{"bench_dot", {.version = "v1", .params = {}, .values = {1.0}}}});
-  testing::write_gh_pages_log(*req.perf_history, {{.time_ms = 1719000060000, .versions = {{"x86-box", testing::perf_build_line(5, "SkylakeX")}}}});
+  testing::write_gh_pages_log(
+      *req.perf_history,
+      {{.time_ms = 1719000060000, .versions = {{"x86-box", testing::perf_build_line(5, "SkylakeX")}}}});
   const MineReport r = mine(req);
   ASSERT_TRUE(r.perf.has_value());
   EXPECT_FALSE(r.perf->warnings.empty());
@@ -292,7 +297,8 @@ TEST_F(MineFixture, BadInputsSayWhatToDo) {
 // measured change, and their thoughts say measured.
 TEST(MineMeasured, CommitsBetweenTwoEvaluatedBuildsCarryTheMeasuredEffect) {
   TempDir dir(fs::temp_directory_path(), "eok-mineperf-");
-  if (!cut_blas_benchmarks(dir.path() / "asv")) GTEST_SKIP() << "no BLAS-Benchmarks data in ../shared/data next to the source tree";
+  if (!cut_blas_benchmarks(dir.path() / "asv"))
+    GTEST_SKIP() << "no BLAS-Benchmarks data in ../shared/data next to the source tree";
   const fs::path path = dir.path() / "lib.git";
   testing::PerfTestRepo repo(path);
   int64_t t = 1719000000;
@@ -302,11 +308,13 @@ TEST(MineMeasured, CommitsBetweenTwoEvaluatedBuildsCarryTheMeasuredEffect) {
   for (int n = 1; n <= 364; ++n) {
     t += 600;
     if (n <= 350) {
-      head = repo.commit("Notes " + std::to_string(n), {{"docs/notes.md", "note " + std::to_string(n) + "\n"}}, {head}, t);
+      head =
+          repo.commit("Notes " + std::to_string(n), {{"docs/notes.md", "note " + std::to_string(n) + "\n"}}, {head}, t);
     } else {
-      const auto& theme = themes()[static_cast<size_t>(n) % 2];  // prefetch, unroll
+      const auto& theme = miner_themes()[static_cast<size_t>(n) % 2];  // prefetch, unroll
       const std::string message = theme.second[static_cast<size_t>(n) % 6] + " for SkylakeX";
-      head = repo.commit(message, {{"kernel/x86_64/" + theme.first + std::to_string(n) + ".c", code(theme.first, n % 6)}}, {head}, t);
+      head = repo.commit(
+          message, {{"kernel/x86_64/" + theme.first + std::to_string(n) + ".c", code(theme.first, n % 6)}}, {head}, t);
       between.insert(head);
     }
   }

@@ -13,10 +13,10 @@ namespace eok::idea_pool {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::perf_build_line;
 using testing::PerfTestBenchmark;
 using testing::PerfTestLogEntry;
 using testing::PerfTestRepo;
-using testing::perf_build_line;
 using testing::write_asv_run;
 using testing::write_gh_pages_log;
 
@@ -97,7 +97,8 @@ TEST(PerfHistoryLoad, CorruptAndPartialFilesAreCountedWarnings) {
   write_file_atomic(m / "dddddddd-env.json", R"({"version": 2, "results": {
     "bench.short": [[1.0, 2.0], [["1", "2", "3"]], "v1", 1719000000000, 1.0],
     "bench.ok": [[1.0, 2.0, 3.0], [["1", "2", "3"]], "v1", 1719000000000, 1.0]}})");
-  write_file_atomic(m / "eeeeeeee-env.json", R"({"version": 2, "results": {"bench.short": [[1.0], [["1", "2"]], "v1", 0, 1]}})");
+  write_file_atomic(m / "eeeeeeee-env.json",
+                    R"({"version": 2, "results": {"bench.short": [[1.0], [["1", "2"]], "v1", 0, 1]}})");
   write_file_atomic(m / "machine.json", R"({"machine": "m", "version": 1})");  // not a run
   const PerfHistory h = load_perf_history(dir.path());
   EXPECT_EQ(h.files_seen, 5u);
@@ -106,11 +107,14 @@ TEST(PerfHistoryLoad, CorruptAndPartialFilesAreCountedWarnings) {
   for (const auto& w : h.warnings) {
     corrupt += w.find("bbbbbbbb-env.json: not valid JSON") != std::string::npos;
     format += w.find("cccccccc-env.json: asv result format 1") != std::string::npos;
-    partial += w.find("dddddddd-env.json: 1 benchmark unusable (bench.short has 2 results for 3 parameter combinations)") != std::string::npos;
+    partial +=
+        w.find("dddddddd-env.json: 1 benchmark unusable (bench.short has 2 results for 3 parameter combinations)") !=
+        std::string::npos;
     skipped += w.find("eeeeeeee-env.json") != std::string::npos && w.find("skipped") != std::string::npos;
   }
   EXPECT_EQ(corrupt + format + partial + skipped, 4u) << ::testing::PrintToString(h.warnings);
-  const auto partial_run = std::find_if(h.runs.begin(), h.runs.end(), [](const PerfRun& r) { return r.benchmark_commit == "dddddddd"; });
+  const auto partial_run =
+      std::find_if(h.runs.begin(), h.runs.end(), [](const PerfRun& r) { return r.benchmark_commit == "dddddddd"; });
   ASSERT_NE(partial_run, h.runs.end());
   EXPECT_EQ(partial_run->benchmarks.count("bench.ok"), 1u);
   EXPECT_EQ(partial_run->benchmarks.count("bench.short"), 0u);
@@ -124,7 +128,8 @@ TEST(PerfHistoryLoad, ResultFilesThatAreNotRegularFilesAreSkippedWithTheReason) 
   EXPECT_EQ(h.files_seen, 2u);
   EXPECT_EQ(h.runs.size(), 1u);
   bool said = false;
-  for (const auto& w : h.warnings) said |= w.find("ffffffff-env.json") != std::string::npos && w.find("/proc or /sys") != std::string::npos;
+  for (const auto& w : h.warnings)
+    said |= w.find("ffffffff-env.json") != std::string::npos && w.find("/proc or /sys") != std::string::npos;
   EXPECT_TRUE(said) << ::testing::PrintToString(h.warnings);
 }
 
@@ -148,9 +153,11 @@ TEST(PerfHistoryLog, TiesRunsToBuildsAndCores) {
   TempDir dir(fs::temp_directory_path(), "eok-perf-");
   write_asv_run(dir.path(), "sky", bench_commit(1), kStart, {{"bench.gemm", gemm({1, 2, 3, 4, 5, 6})}});
   write_asv_run(dir.path(), "grav", bench_commit(1), kStart + 5000, {{"bench.gemm", gemm({1, 2, 3, 4, 5, 6})}});
-  write_gh_pages_log(dir.path(), {{kStart + 40000,
-                                   {{"sky", perf_build_line(350, "SkylakeX")},
-                                    {"grav", "0.3.27.350.0 - OpenBLAS 0.3.27.dev DYNAMIC_ARCH NO_AFFINITY neoversev1 MAX_THREADS=64"}}}});
+  write_gh_pages_log(
+      dir.path(),
+      {{kStart + 40000,
+        {{"sky", perf_build_line(350, "SkylakeX")},
+         {"grav", "0.3.27.350.0 - OpenBLAS 0.3.27.dev DYNAMIC_ARCH NO_AFFINITY neoversev1 MAX_THREADS=64"}}}});
   const PerfHistory h = load_perf_history(dir.path());
   EXPECT_TRUE(h.warnings.empty()) << ::testing::PrintToString(h.warnings);
   EXPECT_EQ(h.log_entries, 1u);
@@ -173,9 +180,11 @@ TEST(PerfHistoryLog, InterleavedWorkflowRunsMatchByTheirMachines) {
   write_asv_run(dir.path(), "a", bench_commit(2), kStart + 20000, {{"bench.gemm", b}});  // Y on a: finishes first
   write_asv_run(dir.path(), "b", bench_commit(2), kStart + 50000, {{"bench.gemm", b}});
   write_asv_run(dir.path(), "c", bench_commit(2), kStart + 10000, {{"bench.gemm", b}});
-  write_gh_pages_log(dir.path(), {{kStart + 45000, {{"a", perf_build_line(10, "Zen")}, {"b", perf_build_line(10, "Zen")}}},
-                                  {kStart + 70000,
-                                   {{"a", perf_build_line(11, "Zen")}, {"b", perf_build_line(11, "Zen")}, {"c", perf_build_line(11, "Zen")}}}});
+  write_gh_pages_log(
+      dir.path(),
+      {{kStart + 45000, {{"a", perf_build_line(10, "Zen")}, {"b", perf_build_line(10, "Zen")}}},
+       {kStart + 70000,
+        {{"a", perf_build_line(11, "Zen")}, {"b", perf_build_line(11, "Zen")}, {"c", perf_build_line(11, "Zen")}}}});
   const PerfHistory h = load_perf_history(dir.path());
   EXPECT_TRUE(h.warnings.empty()) << ::testing::PrintToString(h.warnings);
   for (const auto& r : h.runs) EXPECT_EQ(r.build_number, r.benchmark_commit == bench_commit(1) ? 10 : 11) << r.machine;
@@ -203,7 +212,8 @@ TEST(PerfHistoryLog, MissingLogOrEntriesAreWarnings) {
   }
   EXPECT_EQ(unpublished, 1u);
   EXPECT_EQ(no_line, 1u);
-  for (const auto& r : h.runs) EXPECT_EQ(r.build_number, r.machine == "m" && r.benchmark_commit == bench_commit(2) ? 7 : -1);
+  for (const auto& r : h.runs)
+    EXPECT_EQ(r.build_number, r.machine == "m" && r.benchmark_commit == bench_commit(2) ? 7 : -1);
 }
 
 // ----- paths and cores -------------------------------------------------------------------------------
@@ -269,8 +279,10 @@ class PerfHistoryRepo : public ::testing::Test {
   void SetUp() override {
     dir_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-perf-repo-");
     PerfTestRepo r(dir_->path() / "lib.git");
-    root = r.commit("init", {{"README.md", "readme"}, {"kernel/x86_64/a.c", "a0"}, {"kernel/arm64/b.c", "b0"}, {"interface/gemm.c", "g0"}},
-                    {}, 1000);
+    root = r.commit(
+        "init",
+        {{"README.md", "readme"}, {"kernel/x86_64/a.c", "a0"}, {"kernel/arm64/b.c", "b0"}, {"interface/gemm.c", "g0"}},
+        {}, 1000);
     r.tag("v0.3.27", root);
     c1 = r.commit("Optimize x86 axpy", {{"kernel/x86_64/a.c", "a1"}}, {root}, 2000);
     c2 = r.commit("RVV dot", {{"kernel/riscv64/dot.c", "d1"}}, {c1}, 3000);
@@ -298,7 +310,8 @@ class PerfHistoryRepo : public ::testing::Test {
         const double arm = (n >= 5 ? 1 / 1.10 : 1.0) * wobble[k];
         write_asv_run(data, "x86-box", bench_commit(group), t, {{"bench.gemm", gemm(scaled(base, x86))}});
         write_asv_run(data, "arm-box", bench_commit(group), t + 2000, {{"bench.gemm", gemm(scaled(base, arm))}});
-        log.push_back({t + 60000, {{"x86-box", perf_build_line(n, "SkylakeX")}, {"arm-box", perf_build_line(n, "neoversev1")}}});
+        log.push_back(
+            {t + 60000, {{"x86-box", perf_build_line(n, "SkylakeX")}, {"arm-box", perf_build_line(n, "neoversev1")}}});
       }
     }
     write_gh_pages_log(data, log);
@@ -316,10 +329,12 @@ TEST_F(PerfHistoryRepo, BuildNumbersMapToFirstParentCommits) {
   const auto builds = map_builds(repo, "develop", "v0.3.27", {1, 2, 3, 5, 7, 100}, &warnings);
   EXPECT_EQ(builds, (std::map<int64_t, std::string>{{1, c1}, {2, c2}, {5, m1}, {7, c4}}));
   ASSERT_EQ(warnings.size(), 2u) << ::testing::PrintToString(warnings);
-  EXPECT_NE(warnings[0].find("no first-parent commit of develop is 3 commits after v0.3.27"), std::string::npos) << warnings[0];
+  EXPECT_NE(warnings[0].find("no first-parent commit of develop is 3 commits after v0.3.27"), std::string::npos)
+      << warnings[0];
   EXPECT_NE(warnings[1].find("build 100 is newer than develop"), std::string::npos) << warnings[1];
   // Each mapped commit really is N commits after the tag.
-  for (const auto& [n, sha] : builds) EXPECT_EQ(static_cast<int64_t>(repo.count_between(repo.resolve("v0.3.27"), sha)), n);
+  for (const auto& [n, sha] : builds)
+    EXPECT_EQ(static_cast<int64_t>(repo.count_between(repo.resolve("v0.3.27"), sha)), n);
   EXPECT_THROW(map_builds(repo, "no-such-branch", "v0.3.27", {1}), NotFoundError);
   warnings.clear();
   EXPECT_TRUE(map_builds(repo, "develop", "v9.9", {1}, &warnings).empty());
@@ -334,12 +349,13 @@ TEST_F(PerfHistoryRepo, ATagOffTheFirstParentChainStillCounts) {
   const std::string a = r.commit("a", {{"f.c", "1"}}, {}, 100);
   const std::string rel = r.commit("release 1.0", {{"VERSION", "1.0"}}, {a}, 200);
   r.tag("v1.0", rel);
-  const std::string d1 = r.commit("d1", {{"f.c", "2"}}, {a}, 300);                 // N = 1
+  const std::string d1 = r.commit("d1", {{"f.c", "2"}}, {a}, 300);                            // N = 1
   const std::string merge = r.commit("merge release", {{"VERSION", "1.0"}}, {d1, rel}, 400);  // N = 2
-  const std::string d2 = r.commit("d2", {{"f.c", "3"}}, {merge}, 500);              // N = 3
+  const std::string d2 = r.commit("d2", {{"f.c", "3"}}, {merge}, 500);                        // N = 3
   r.branch("develop", d2);
   const GitRepo repo = GitRepo::open(r.path());
-  EXPECT_EQ(map_builds(repo, "develop", "v1.0", {1, 2, 3}), (std::map<int64_t, std::string>{{1, d1}, {2, merge}, {3, d2}}));
+  EXPECT_EQ(map_builds(repo, "develop", "v1.0", {1, 2, 3}),
+            (std::map<int64_t, std::string>{{1, d1}, {2, merge}, {3, d2}}));
 }
 
 TEST_F(PerfHistoryRepo, EffectsGoToTheCommitsBetweenBuildsThatCanMoveTheNumbers) {
@@ -377,7 +393,8 @@ TEST_F(PerfHistoryRepo, EffectsGoToTheCommitsBetweenBuildsThatCanMoveTheNumbers)
   ASSERT_EQ(effects.count(s2), 1u);
   EXPECT_GT(effects.at(s2).improvement, 0.10);
   EXPECT_LT(effects.at(s2).improvement, 0.25);
-  EXPECT_NE(effects.at(s2).evidence.find("x86-box runs 0.3.27.2 -> 0.3.27.5"), std::string::npos) << effects.at(s2).evidence;
+  EXPECT_NE(effects.at(s2).evidence.find("x86-box runs 0.3.27.2 -> 0.3.27.5"), std::string::npos)
+      << effects.at(s2).evidence;
   EXPECT_NE(effects.at(s2).evidence.find("arm-box"), std::string::npos);
   // s2 shares the x86 result with nobody (s1 is not x86-relevant), so it is surer there than s1 on arm.
   EXPECT_GT(effects.at(s2).confidence, effects.at(s1).confidence);
@@ -411,7 +428,8 @@ TEST_F(PerfHistoryRepo, OnlyPointsWithEqualVersionsAndParametersAreCompared) {
   PerfTestBenchmark dot_new = dot_old;
   dot_new.params = {{"100", "200", "1000"}, {"'s'", "'d'"}};
   dot_new.values = {0.5, std::nullopt, 0.5, 0.5, 9.0, 9.0};
-  write_asv_run(data, "x86-box", bench_commit(1), kStart, {{"bench.gemm", gemm({1, 2, 3, 4, 5, 6})}, {"bench.dot", dot_old}});
+  write_asv_run(data, "x86-box", bench_commit(1), kStart,
+                {{"bench.gemm", gemm({1, 2, 3, 4, 5, 6})}, {"bench.dot", dot_old}});
   write_asv_run(data, "x86-box", bench_commit(2), kStart + kHour,
                 {{"bench.gemm", gemm({9, 9, 9, 9, 9, 9}, "v2")}, {"bench.dot", dot_new}});
   write_gh_pages_log(data, {{kStart + 60000, {{"x86-box", perf_build_line(2, "SkylakeX")}}},

@@ -54,7 +54,8 @@ TEST_F(BadPool, ErrorsNameTheJsonPath) {
   EXPECT_NE(error(R"({"schema": "eok-idea-pool/1", "ideas": []})").find("ideas: must not be empty"), std::string::npos);
   const std::string no_description =
       R"({"schema": "eok-idea-pool/1", "ideas": [{"id": "I1", "principle": "p", "thoughts": [{"id": "T1"}]}]})";
-  EXPECT_NE(error(no_description).find("ideas[0].thoughts[0].description: missing"), std::string::npos) << error(no_description);
+  EXPECT_NE(error(no_description).find("ideas[0].thoughts[0].description: missing"), std::string::npos)
+      << error(no_description);
   const std::string twice =
       R"({"schema": "eok-idea-pool/1", "ideas": [{"id": "X", "principle": "p", "thoughts": [{"id": "X", "description": "d"}]}]})";
   EXPECT_NE(error(twice).find("used twice"), std::string::npos);

@@ -28,8 +28,8 @@ class BenchCli : public ::testing::Test {
 };
 
 TEST_F(BenchCli, RunsResumesAndTabulatesATunerBench) {
-  ProcessResult run = eok({"bench", "run", "--suite", "all", "--tasks", "relu_f32,reduce_scan_i32", "--method", "tuner", "--jobs", "2",
-                           "--json"});
+  ProcessResult run = eok({"bench", "run", "--suite", "all", "--tasks", "relu_f32,reduce_scan_i32", "--method", "tuner",
+                           "--jobs", "2", "--json"});
   ASSERT_EQ(run.exit_code, 0) << run.out << run.err;
   const auto j = nlohmann::json::parse(run.out);
   EXPECT_EQ(j["state"], "finished");
@@ -101,11 +101,22 @@ TEST_F(BenchCli, RooflineMeasuresKer0AgainstItsBound) {
 
 TEST_F(BenchCli, CtrlCStopsTheSearchesAndResumeFinishesWithoutRestarting) {
   ProcessSpec spec;
-  spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string(), "bench", "run", "--suite", "nn", "--tasks", "relu_f32,mish_f32,sigmoid_f32",
-               "--method", "tuner", "--jobs", "1", "--json"};
+  spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string(),
+               "bench",
+               "run",
+               "--suite",
+               "nn",
+               "--tasks",
+               "relu_f32,mish_f32,sigmoid_f32",
+               "--method",
+               "tuner",
+               "--jobs",
+               "1",
+               "--json"};
   spec.cwd = source_root();
-  spec.env = std::vector<std::string>{"EOK_HOME=" + home_.path().string(), "EOK_LLM_DISCOVER=false",
-                                      std::string("PATH=") + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin")};
+  spec.env =
+      std::vector<std::string>{"EOK_HOME=" + home_.path().string(), "EOK_LLM_DISCOVER=false",
+                               std::string("PATH=") + (std::getenv("PATH") ? std::getenv("PATH") : "/usr/bin:/bin")};
   spec.limits.wall_seconds = 600;
   std::atomic<bool> interrupt{false};
   spec.forward_interrupt = &interrupt;  // what Ctrl-C at a terminal does to the bench
@@ -148,14 +159,29 @@ TEST_F(BenchCli, CtrlCStopsTheSearchesAndResumeFinishesWithoutRestarting) {
 
 TEST_F(BenchCli, EohAndEokRowsComeFromAnLlmEndpoint) {
   FakeOpenAiServer server;
-  server.set_default_reply(FakeReply::completion("Idea: LMUL 8 strips\n```c\n" + read_fixture("candidates/relu_m8.c") + "\n```\n"));
-  std::vector<std::string> env = {"EOK_HOME=" + home_.path().string(), "EOK_LLM_BASE_URL=" + server.base_url(), "EOK_LLM_MODEL=fake-coder",
-                                  "EOK_LLM_DISCOVER=false"};
+  server.set_default_reply(
+      FakeReply::completion("Idea: LMUL 8 strips\n```c\n" + read_fixture("candidates/relu_m8.c") + "\n```\n"));
+  std::vector<std::string> env = {"EOK_HOME=" + home_.path().string(), "EOK_LLM_BASE_URL=" + server.base_url(),
+                                  "EOK_LLM_MODEL=fake-coder", "EOK_LLM_DISCOVER=false"};
   if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
   auto bench = [&](std::vector<std::string> extra) {
     ProcessSpec spec;
-    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string(), "bench", "run", "--suite", "nn", "--tasks", "relu_f32", "--iterations", "1",
-                 "--parallel", "1", "--population", "2", "--generations", "1", "--json"};
+    spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string(),
+                 "bench",
+                 "run",
+                 "--suite",
+                 "nn",
+                 "--tasks",
+                 "relu_f32",
+                 "--iterations",
+                 "1",
+                 "--parallel",
+                 "1",
+                 "--population",
+                 "2",
+                 "--generations",
+                 "1",
+                 "--json"};
     spec.argv.insert(spec.argv.end(), extra.begin(), extra.end());
     spec.cwd = source_root();
     spec.env = env;

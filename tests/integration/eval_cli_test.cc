@@ -24,7 +24,8 @@ class EokCli : public ::testing::Test {
 std::unique_ptr<TempDir> EokCli::home_;
 
 TEST_F(EokCli, EvalJsonHasTheDocumentedFields) {
-  ProcessResult r = eok({"eval", "--task", "mish", "--kernel", "kernels/mish_f32/ker0.c", "--board", "k1", "--json", "--seed", "3"});
+  ProcessResult r =
+      eok({"eval", "--task", "mish", "--kernel", "kernels/mish_f32/ker0.c", "--board", "k1", "--json", "--seed", "3"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["status"], "ok");
@@ -51,7 +52,8 @@ TEST_F(EokCli, FailingKernelExitsOneWithItsStatus) {
 TEST_F(EokCli, HumanOutputShowsStatusCyclesAndProfile) {
   ProcessResult r = eok({"eval", "--task", "relu_f32", "--kernel", "kernels/relu_f32/ker0.c"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  for (const char* want : {"status  ok", "cycles ", "-bound", "median of 3 timed calls", "speedup", "hot blocks:", "vle32.v"}) {
+  for (const char* want :
+       {"status  ok", "cycles ", "-bound", "median of 3 timed calls", "speedup", "hot blocks:", "vle32.v"}) {
     EXPECT_NE(r.out.find(want), std::string::npos) << want << " missing from:\n" << r.out;
   }
 }
@@ -78,7 +80,8 @@ TEST_F(EokCli, InputsThatAreNotRegularFilesOrTooLargeAreRefusedAtOnce) {
   ProcessResult zero = bounded({"eval", "--task", "relu_f32", "--kernel", "/dev/zero"});
   EXPECT_EQ(zero.exit_code, 2) << zero.err;
   EXPECT_FALSE(zero.timed_out);
-  EXPECT_NE(zero.err.find("kernel source /dev/zero is a character device, not a regular file"), std::string::npos) << zero.err;
+  EXPECT_NE(zero.err.find("kernel source /dev/zero is a character device, not a regular file"), std::string::npos)
+      << zero.err;
 
   TempDir dir(fs::temp_directory_path(), "eok-cli-inputs-");
   const fs::path fifo = dir.path() / "kernel.c";
@@ -101,7 +104,8 @@ TEST_F(EokCli, InputsThatAreNotRegularFilesOrTooLargeAreRefusedAtOnce) {
 TEST_F(EokCli, HelpTeachesAndVersionAnswers) {
   ProcessResult help = eok({"eval", "--help"});
   EXPECT_EQ(help.exit_code, 0);
-  for (const char* want : {"Statuses:", "Example:", "--json", "--seed"}) EXPECT_NE(help.out.find(want), std::string::npos) << want;
+  for (const char* want : {"Statuses:", "Example:", "--json", "--seed"})
+    EXPECT_NE(help.out.find(want), std::string::npos) << want;
   ProcessResult version = eok({"--version"});
   EXPECT_EQ(version.exit_code, 0);
   EXPECT_EQ(version.out.rfind("eok ", 0), 0u) << version.out;
@@ -109,8 +113,11 @@ TEST_F(EokCli, HelpTeachesAndVersionAnswers) {
 
 // One exit-code table for every command, usage mistakes included, and errors as JSON under --json.
 TEST_F(EokCli, ExitCodesAreOneTableAndErrorsSpeakJson) {
-  for (const std::vector<std::string>& args : std::vector<std::vector<std::string>>{
-           {"search", "--no-such-flag"}, {"eval", "--task"}, {"leaderboard", "--task", "relu", "extra"}, {"frobnicate"}}) {
+  for (const std::vector<std::string>& args :
+       std::vector<std::vector<std::string>>{{"search", "--no-such-flag"},
+                                             {"eval", "--task"},
+                                             {"leaderboard", "--task", "relu", "extra"},
+                                             {"frobnicate"}}) {
     const ProcessResult r = eok(args);
     EXPECT_EQ(r.exit_code, 2) << args[0] << ": " << r.err;
   }
@@ -138,7 +145,8 @@ TEST_F(EokCli, AnOwnDataRootIsCheckedWholeAndABrokenTaskIsSkipped) {
   }
   for (const char* part : {"configs", "evaluator/target", "prompts", "kernels/relu_f32"}) {
     fs::create_directories(root.path() / part);
-    fs::copy(source_root() / part, root.path() / part, fs::copy_options::recursive | fs::copy_options::overwrite_existing);
+    fs::copy(source_root() / part, root.path() / part,
+             fs::copy_options::recursive | fs::copy_options::overwrite_existing);
   }
   fs::create_directories(root.path() / "kernels" / "broken_f32");
   write_file_atomic(root.path() / "kernels" / "broken_f32" / "task.toml", "id = \"broken_f32\"\nsignature = 7\n");
@@ -189,7 +197,8 @@ TEST_F(EokCli, SearchWithoutLlmTunesAndEveryReviewCommandShowsTheResult) {
   const auto kernels = nlohmann::json::parse(eok({"kernels", "--task", "relu", "--run", run, "--json"}).out);
   ASSERT_FALSE(kernels.empty());
   for (const auto& k : kernels) {
-    for (const char* field : {"id", "hash", "status", "cycles", "speedup", "operator", "parents"}) EXPECT_TRUE(k.contains(field)) << field;
+    for (const char* field : {"id", "hash", "status", "cycles", "speedup", "operator", "parents"})
+      EXPECT_TRUE(k.contains(field)) << field;
   }
   const int64_t some = kernels[0]["id"];
   const auto shown = nlohmann::json::parse(eok({"show", std::to_string(some), "--json"}).out);
@@ -205,8 +214,14 @@ TEST_F(EokCli, SearchWithoutLlmTunesAndEveryReviewCommandShowsTheResult) {
   EXPECT_EQ(provenance["task"], "relu_f32");
   // What was exported compiles as it is, against its own header.
   ProcessSpec cc;
-  cc.argv = {"clang-22", "--target=riscv64-linux-gnu", "-march=rv64gcv", "-O3", "-c", (out.path() / "relu_f32.c").string(),
-             "-o", (out.path() / "relu_f32.o").string()};
+  cc.argv = {"clang-22",
+             "--target=riscv64-linux-gnu",
+             "-march=rv64gcv",
+             "-O3",
+             "-c",
+             (out.path() / "relu_f32.c").string(),
+             "-o",
+             (out.path() / "relu_f32.o").string()};
   ProcessResult compiled = run_process(cc);
   EXPECT_TRUE(compiled.ok()) << compiled.err;
   EXPECT_TRUE(fs::exists(out.path() / "relu_f32.provenance.json"));
@@ -238,7 +253,8 @@ TEST_F(EokCli, SearchWithoutLlmTunesAndEveryReviewCommandShowsTheResult) {
     TempDir again(fs::temp_directory_path(), "eok-export-");
     ProcessResult refused = eok({"export", "--task", "relu_f32", "--out", again.path().string()});
     ASSERT_EQ(refused.exit_code, 0) << refused.err;
-    EXPECT_NE(refused.err.find("kernel #" + std::to_string(id) + " fails on fresh inputs"), std::string::npos) << refused.err;
+    EXPECT_NE(refused.err.find("kernel #" + std::to_string(id) + " fails on fresh inputs"), std::string::npos)
+        << refused.err;
     const std::string c = read_file(again.path() / "relu_f32.c");
     EXPECT_EQ(c.find("(void)x; (void)n;"), std::string::npos) << "the kernel wrong on fresh inputs was exported";
     const auto prov = nlohmann::json::parse(read_file(again.path() / "relu_f32.provenance.json"));
@@ -263,7 +279,8 @@ TEST_F(EokCli, SearchWithoutLlmTunesAndEveryReviewCommandShowsTheResult) {
   }
 
   // --out never writes into /, a system directory or over a file.
-  for (const std::string& bad : std::vector<std::string>{"/", "/usr/share/eok-export-test", (out.path() / "relu_f32.c").string()}) {
+  for (const std::string& bad :
+       std::vector<std::string>{"/", "/usr/share/eok-export-test", (out.path() / "relu_f32.c").string()}) {
     ProcessResult refused = eok({"export", "--task", "relu_f32", "--out", bad});
     EXPECT_EQ(refused.exit_code, 2) << bad << ": " << refused.err;
     EXPECT_NE(refused.err.find("--out " + bad), std::string::npos) << refused.err;

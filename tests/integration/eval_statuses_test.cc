@@ -48,26 +48,27 @@ TEST_P(EvalStatusTable, GivesTheRightStatusWithEvidence) {
 
 INSTANTIATE_TEST_SUITE_P(
     Candidates, EvalStatusTable,
-    ::testing::Values(
-        Expect{"relu_f32", "relu_m1.c", EvalStatus::ok, "correct on"},
-        Expect{"relu_f32", "relu_scalar.c", EvalStatus::ok, "correct on"},
-        Expect{"relu_f32", "relu_wrong.c", EvalStatus::wrong_answer, "expected"},
-        Expect{"relu_f32", "relu_tail_drop.c", EvalStatus::wrong_answer, "elements of x wrong at n="},
-        Expect{"relu_f32", "relu_oob_write.c", EvalStatus::runtime_error, "past the end of x"},
-        Expect{"relu_f32", "relu_oob_far.c", EvalStatus::runtime_error, "SIGSEGV"},
-        Expect{"relu_f32", "relu_stack_bomb.c", EvalStatus::runtime_error, "SIGSEGV"},
-        Expect{"relu_f32", "relu_rtz_convert.c", EvalStatus::runtime_error, "cannot run vector round-toward-zero conversions"},
-        Expect{"relu_f32", "relu_infinite.c", EvalStatus::timeout, "did not finish"},
-        Expect{"relu_f32", "relu_syscall.c", EvalStatus::rejected, "inline-asm"},
-        Expect{"relu_f32", "relu_fopen.c", EvalStatus::rejected, "forbidden-include"},
-        Expect{"relu_f32", "relu_huge_static.c", EvalStatus::rejected, "static-data-size"},
-        Expect{"relu_f32", "relu_no_compile.c", EvalStatus::compile_error, "error:"},
-        Expect{"relu_f32", "relu_wrong_signature.c", EvalStatus::compile_error, "conflicting types"},
-        Expect{"relu_f32", "relu_missing_entry.c", EvalStatus::compile_error, "does not define the entry function relu_f32"},
-        Expect{"mish_f32", "mish_m1.c", EvalStatus::ok, "correct on"},
-        Expect{"mish_f32", "mish_wrong.c", EvalStatus::wrong_answer, "elements of x wrong at"},
-        Expect{"gemm_f32", "gemm_naive.c", EvalStatus::ok, "correct on"},
-        Expect{"gemm_f32", "gemm_wrong.c", EvalStatus::wrong_answer, "of C wrong"}),
+    ::testing::Values(Expect{"relu_f32", "relu_m1.c", EvalStatus::ok, "correct on"},
+                      Expect{"relu_f32", "relu_scalar.c", EvalStatus::ok, "correct on"},
+                      Expect{"relu_f32", "relu_wrong.c", EvalStatus::wrong_answer, "expected"},
+                      Expect{"relu_f32", "relu_tail_drop.c", EvalStatus::wrong_answer, "elements of x wrong at n="},
+                      Expect{"relu_f32", "relu_oob_write.c", EvalStatus::runtime_error, "past the end of x"},
+                      Expect{"relu_f32", "relu_oob_far.c", EvalStatus::runtime_error, "SIGSEGV"},
+                      Expect{"relu_f32", "relu_stack_bomb.c", EvalStatus::runtime_error, "SIGSEGV"},
+                      Expect{"relu_f32", "relu_rtz_convert.c", EvalStatus::runtime_error,
+                             "cannot run vector round-toward-zero conversions"},
+                      Expect{"relu_f32", "relu_infinite.c", EvalStatus::timeout, "did not finish"},
+                      Expect{"relu_f32", "relu_syscall.c", EvalStatus::rejected, "inline-asm"},
+                      Expect{"relu_f32", "relu_fopen.c", EvalStatus::rejected, "forbidden-include"},
+                      Expect{"relu_f32", "relu_huge_static.c", EvalStatus::rejected, "static-data-size"},
+                      Expect{"relu_f32", "relu_no_compile.c", EvalStatus::compile_error, "error:"},
+                      Expect{"relu_f32", "relu_wrong_signature.c", EvalStatus::compile_error, "conflicting types"},
+                      Expect{"relu_f32", "relu_missing_entry.c", EvalStatus::compile_error,
+                             "does not define the entry function relu_f32"},
+                      Expect{"mish_f32", "mish_m1.c", EvalStatus::ok, "correct on"},
+                      Expect{"mish_f32", "mish_wrong.c", EvalStatus::wrong_answer, "elements of x wrong at"},
+                      Expect{"gemm_f32", "gemm_naive.c", EvalStatus::ok, "correct on"},
+                      Expect{"gemm_f32", "gemm_wrong.c", EvalStatus::wrong_answer, "of C wrong"}),
     [](const ::testing::TestParamInfo<Expect>& info) {
       std::string n = info.param.fixture;
       return n.substr(0, n.find('.'));
@@ -89,15 +90,19 @@ TEST_P(EveryBaseline, IsCorrectAndMeasured) {
     EXPECT_EQ(r.status, EvalStatus::ok) << id << ": " << r.message;
     ASSERT_TRUE(r.speedup) << id;
     // No kernel beats its roofline: a ker0 below it means the task overstates its flops or bytes.
-    const auto roof = evaluator::task_roofline(t, evaluator::peak_rates(session().board, table, session().memory, t.dtype));
-    EXPECT_GE(*r.cycles, roof.bound_cycles * 0.999) << id << ": faster than its roofline (" << roof.limit << " bound "
-                                                    << roof.bound_cycles << " cycles): check flops and bytes in task.toml";
+    const auto roof =
+        evaluator::task_roofline(t, evaluator::peak_rates(session().board, table, session().memory, t.dtype));
+    EXPECT_GE(*r.cycles, roof.bound_cycles * 0.999)
+        << id << ": faster than its roofline (" << roof.limit << " bound " << roof.bound_cycles
+        << " cycles): check flops and bytes in task.toml";
     // ker0 against its own cached measurement: the same kernel, other inputs.
     EXPECT_NEAR(*r.speedup, 1.0, 0.05) << id;
   }
 }
 INSTANTIATE_TEST_SUITE_P(Catalog, EveryBaseline, ::testing::Range(0, kBaselineShards),
-                         [](const ::testing::TestParamInfo<int>& info) { return "shard" + std::to_string(info.param); });
+                         [](const ::testing::TestParamInfo<int>& info) {
+                           return "shard" + std::to_string(info.param);
+                         });
 
 TEST_F(EvalStatuses, ComputeBoundMishRewardsWiderLmul) {
   const EvalResult m4 = candidate("mish_f32", "mish_m4.c");
@@ -147,7 +152,8 @@ TEST_F(EvalStatuses, AMismatchShowsTheInputTheKernelWasGiven) {
   ASSERT_EQ(r.status, evaluator::EvalStatus::wrong_answer) << r.message;
   ASSERT_FALSE(r.mismatches.empty());
   for (const auto& m : r.mismatches) {
-    EXPECT_EQ(m.inputs, m.arg + "[" + std::to_string(m.index) + "] = " + m.got) << m.sizes << ", expected " << m.expected;
+    EXPECT_EQ(m.inputs, m.arg + "[" + std::to_string(m.index) + "] = " + m.got)
+        << m.sizes << ", expected " << m.expected;
   }
 }
 

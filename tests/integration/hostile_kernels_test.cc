@@ -35,7 +35,9 @@ struct Hostile {
   std::set<std::string> expect;
 };
 
-void PrintTo(const Hostile& h, std::ostream* os) { *os << h.name << " (" << h.task << ")"; }
+void PrintTo(const Hostile& h, std::ostream* os) {
+  *os << h.name << " (" << h.task << ")";
+}
 
 std::string header_field(const std::string& header, const std::string& key) {
   std::smatch m;
@@ -70,11 +72,11 @@ std::vector<Hostile> load_hostiles() {
 std::string snapshot(const fs::path& dir) {
   std::string s;
   for (const auto& e : fs::directory_iterator(dir)) {
-    struct stat st {};
+    struct stat st{};
     lstat(e.path().c_str(), &st);
     s += e.path().filename().string() + " mode=" + std::to_string(st.st_mode) + " size=" + std::to_string(st.st_size) +
-         " mtime=" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) + " nlink=" +
-         std::to_string(st.st_nlink) + "\n";
+         " mtime=" + std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec) +
+         " nlink=" + std::to_string(st.st_nlink) + "\n";
     char xattr[64];
     if (getxattr(e.path().c_str(), "user.pwned", xattr, sizeof xattr) >= 0) s += "xattr user.pwned\n";
     if (fs::is_regular_file(e.path())) s += read_file(e.path()) + "\n";
@@ -127,7 +129,8 @@ TEST_P(HostileKernels, GainNothingChangeNothingBlameNobody) {
   const fs::path kernel = dir.path() / (h.name + ".c");
   write_file_atomic(kernel, h.source);
 
-  ProcessResult r = run_eok({"eval", "--task", h.task, "--kernel", kernel.string(), "--json", "--seed", "7"}, home_, 300);
+  ProcessResult r =
+      run_eok({"eval", "--task", h.task, "--kernel", kernel.string(), "--json", "--seed", "7"}, home_, 300);
   ASSERT_TRUE(r.started) << r.spawn_error;
   // eok itself: not killed, not hung, a kernel status code (0 ok, 1 any other kernel status).
   EXPECT_FALSE(r.timed_out);

@@ -89,8 +89,9 @@ class InputDists : public VirtualBoardTest {
     fs::create_directories(t);
     write_file_atomic(t / "task.toml", kTask);
     write_file_atomic(t / "ref.c", kRef);
-    write_file_atomic(t / "ker0.c", "#include <stdint.h>\nint32_t dists_i32(const int32_t *u, const int32_t *s, "
-                                    "const int32_t *ns, const int32_t *o, int n) { return 15; }\n");
+    write_file_atomic(t / "ker0.c",
+                      "#include <stdint.h>\nint32_t dists_i32(const int32_t *u, const int32_t *s, "
+                      "const int32_t *ns, const int32_t *o, int n) { return 15; }\n");
     task_ = evaluator::load_task(t);
   }
   std::unique_ptr<TempDir> dir_;
@@ -106,9 +107,10 @@ TEST_F(InputDists, EveryCaseHasTheDeclaredProperties) {
 
 TEST_F(InputDists, AMissingPropertyIsCaught) {
   // The same claim minus one bit is wrong: the comparison sees the reference's answer.
-  const auto r = session().evaluator->evaluate(
-      task_, "#include <stdint.h>\nint32_t dists_i32(const int32_t *u, const int32_t *s, const int32_t *ns, const int32_t *o, int n) { return 7; }\n",
-      5);
+  const auto r = session().evaluator->evaluate(task_,
+                                               "#include <stdint.h>\nint32_t dists_i32(const int32_t *u, const int32_t "
+                                               "*s, const int32_t *ns, const int32_t *o, int n) { return 7; }\n",
+                                               5);
   EXPECT_EQ(r.status, EvalStatus::wrong_answer) << r.message;
 }
 

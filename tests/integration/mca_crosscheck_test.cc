@@ -27,7 +27,8 @@ std::optional<double> mca_cycles_per_iteration(const cost::HotBlock& block) {
   TempDir dir(fs::temp_directory_path(), "eok-mca-");
   write_file_atomic(dir.path() / "block.s", text);
   ProcessSpec spec;
-  spec.argv = {"llvm-mca-22", "-mtriple=riscv64", "-mcpu=spacemit-x60", "-iterations=200", (dir.path() / "block.s").string()};
+  spec.argv = {"llvm-mca-22", "-mtriple=riscv64", "-mcpu=spacemit-x60", "-iterations=200",
+               (dir.path() / "block.s").string()};
   ProcessResult r = run_process(spec);
   EXPECT_TRUE(r.ok()) << r.err << "\n" << text;
   std::smatch total;
@@ -46,13 +47,15 @@ TEST_P(McaCrossCheck, HottestBlockOfKer0AgreesWithLlvmMca) {
   const cost::HotBlock& hot = r.cost->hot_blocks.front();
   auto mca = mca_cycles_per_iteration(hot);
   if (!mca) GTEST_SKIP() << "llvm-mca-22 is not installed";
-  std::printf("  %-16s hottest block (%zu instructions, %s): eok %.1f cycles, llvm-mca %.1f cycles (%+.0f%%)\n", GetParam(),
-              hot.disasm.size(), hot.vtype.c_str(), hot.cycles_per_exec, *mca, 100.0 * (hot.cycles_per_exec - *mca) / *mca);
+  std::printf("  %-16s hottest block (%zu instructions, %s): eok %.1f cycles, llvm-mca %.1f cycles (%+.0f%%)\n",
+              GetParam(), hot.disasm.size(), hot.vtype.c_str(), hot.cycles_per_exec, *mca,
+              100.0 * (hot.cycles_per_exec - *mca) / *mca);
   EXPECT_NEAR(hot.cycles_per_exec, *mca, 0.35 * *mca);
 }
 
 INSTANTIATE_TEST_SUITE_P(BaselineKernels, McaCrossCheck,
-                         ::testing::Values("relu_f32", "mish_f32", "mish_f16", "softmax_f32", "gemm_f32", "reduce_scan_i32"));
+                         ::testing::Values("relu_f32", "mish_f32", "mish_f16", "softmax_f32", "gemm_f32",
+                                           "reduce_scan_i32"));
 
 }  // namespace
 }  // namespace eok::testing

@@ -57,7 +57,8 @@ TEST_F(EokMeasure, ReportsEveryRegionInOrderWithTheDocumentedJson) {
   for (size_t i = 0; i < 4; ++i) {
     const auto& g = j["regions"][i];
     EXPECT_EQ(g["index"], i);
-    for (const char* key : {"cycles", "instructions", "bound", "compute_cycles", "load_stall_cycles", "memory_counters"}) {
+    for (const char* key :
+         {"cycles", "instructions", "bound", "compute_cycles", "load_stall_cycles", "memory_counters"}) {
       EXPECT_TRUE(g.contains(key)) << key;
     }
   }
@@ -108,14 +109,16 @@ int main(void) { EOK_REGION_BEGIN(); return 0; }
 )");
   ProcessResult r = eok({"measure", "--json", "--", unended.string()});
   EXPECT_EQ(r.exit_code, 6) << r.err << r.out;
-  EXPECT_NE(nlohmann::json::parse(r.out)["problem"].get<std::string>().find("inside a region"), std::string::npos) << r.out;
+  EXPECT_NE(nlohmann::json::parse(r.out)["problem"].get<std::string>().find("inside a region"), std::string::npos)
+      << r.out;
   const fs::path nested = program("nested", R"(
 #include "eok_region.h"
 int main(void) { EOK_REGION_BEGIN(); EOK_REGION_BEGIN(); EOK_REGION_END(); return 0; }
 )");
   r = eok({"measure", "--json", "--", nested.string()});
   EXPECT_EQ(r.exit_code, 6) << r.err << r.out;
-  EXPECT_NE(nlohmann::json::parse(r.out)["problem"].get<std::string>().find("regions do not nest"), std::string::npos) << r.out;
+  EXPECT_NE(nlohmann::json::parse(r.out)["problem"].get<std::string>().find("regions do not nest"), std::string::npos)
+      << r.out;
 }
 
 TEST_F(EokMeasure, AFailingProgramKeepsItsRegionsAndExitsOne) {

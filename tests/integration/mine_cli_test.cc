@@ -16,14 +16,19 @@ class MineCli : public ::testing::Test {
   void SetUp() override {
     repo_ = std::make_unique<idea_pool::testing::SyntheticRepo>(dir_.path() / "kernels-lib");
     const std::vector<std::pair<std::string, std::string>> commits = {
-        {"prefetch", "sgemm: prefetch the next panel of A"},  {"prefetch", "daxpy: software prefetch two lines ahead"},
-        {"prefetch", "Tune the prefetch distance of dgemv"},  {"unroll", "Unroll the sgemm micro-kernel by 8"},
-        {"unroll", "dscal: unroll four times"},                {"unroll", "Unroll sdot with separate accumulators"},
-        {"rvv", "Vectorize saxpy with RVV vfmacc"},            {"rvv", "RVV: vfredusum for the sdot reduction"},
+        {"prefetch", "sgemm: prefetch the next panel of A"},
+        {"prefetch", "daxpy: software prefetch two lines ahead"},
+        {"prefetch", "Tune the prefetch distance of dgemv"},
+        {"unroll", "Unroll the sgemm micro-kernel by 8"},
+        {"unroll", "dscal: unroll four times"},
+        {"unroll", "Unroll sdot with separate accumulators"},
+        {"rvv", "Vectorize saxpy with RVV vfmacc"},
+        {"rvv", "RVV: vfredusum for the sdot reduction"},
         {"rvv", "Use LMUL=4 in the RVV daxpy kernel"}};
     int n = 0;
     for (const auto& [theme, message] : commits) {
-      repo_->commit("main", message, {{"kernel/riscv64/" + theme + ".c", "int " + theme + " = " + std::to_string(++n) + ";\n"}});
+      repo_->commit("main", message,
+                    {{"kernel/riscv64/" + theme + ".c", "int " + theme + " = " + std::to_string(++n) + ";\n"}});
     }
     repo_->commit("main", "Fix CI", {{".github/workflows/ci.yml", "on: push\n"}});
   }
@@ -36,7 +41,8 @@ class MineCli : public ::testing::Test {
 
 TEST_F(MineCli, MineThenBrowseAndQueryThePool) {
   const fs::path out = dir_.path() / "pool.json";
-  ProcessResult r = eok({"mine", "--repo", repo_->path().string(), "--branch", "main", "--out", out.string(), "--json"});
+  ProcessResult r =
+      eok({"mine", "--repo", repo_->path().string(), "--branch", "main", "--out", out.string(), "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto report = nlohmann::json::parse(r.out);
   EXPECT_EQ(report["walk"]["seen"], 10);

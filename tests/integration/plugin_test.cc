@@ -21,7 +21,9 @@ class PluginTest : public ::testing::Test {
     dir_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-plugin-");
     board_ = evaluator::load_board(source_root(), "k1");
   }
-  fs::path build(const std::string& source, const std::string& lang) { return build_program(dir_->path(), source, lang); }
+  fs::path build(const std::string& source, const std::string& lang) {
+    return build_program(dir_->path(), source, lang);
+  }
   PluginRun run(const std::string& source, const std::string& lang, int calls = 1) {
     return run_watched(board_, build(source, lang), calls);
   }
@@ -87,7 +89,8 @@ main:
   slti zero, zero, 1249
   li a0, 0
   ret
-)", "s");
+)",
+                    "s");
   ASSERT_EQ(r.measurement.profiles.size(), 1u);
   ASSERT_TRUE(r.measurement.profiles[0].profile.complete);
   bool saw_unknown = false;
@@ -110,7 +113,8 @@ int main(void) {
   sum = s;
   return 0;
 }
-)", "c");
+)",
+                    "c");
   ASSERT_EQ(r.measurement.profiles.size(), 1u);
   ASSERT_TRUE(r.measurement.profiles[0].profile.complete);
   const auto& mem = r.measurement.profiles[0].profile.mem;
@@ -138,7 +142,8 @@ main:
   bnez t1, 1b
   li a0, 0
   ret
-)", "s", 1);
+)",
+                    "s", 1);
   EXPECT_EQ(rule_of(r), "measurement-markers");
   EXPECT_EQ(r.process.exit_code, EOK_VIOLATION_EXIT);
   EXPECT_EQ(r.measurement.calls.size(), 1u);  // the first call's record is kept
@@ -161,7 +166,8 @@ real:
   slti zero, zero, 1249
   li a0, 0
   ret
-)", "s");
+)",
+                             "s");
   const auto [real, size] = symbol_range(exe, "real");
   std::ostringstream w;
   w << EOK_WATCH_MAGIC << "\nmarkers " << std::hex << real << " " << real + 8 << "\nret 0\ncall 0 1 0\n";
@@ -180,7 +186,8 @@ int main(void) {
   printf("opened %d\n", fd);
   return 0;
 }
-)", "c");
+)",
+                    "c");
   EXPECT_EQ(rule_of(r), "forbidden-syscall");
   EXPECT_NE(r.measurement.violation->detail.find("openat"), std::string::npos) << r.measurement.violation->detail;
   EXPECT_EQ(r.out.find("opened"), std::string::npos);
@@ -197,7 +204,8 @@ std::string syscall_in_call(const std::string& call) {
 #include "eok_markers.h"
 int main(void) {
   __asm__ volatile("slti zero, zero, %0" ::"i"(EOK_MARK_BEGIN_IMM) : "memory");
-  )" + call + R"(;
+  )" + call +
+         R"(;
   __asm__ volatile("slti zero, zero, %0" ::"i"(EOK_MARK_END_IMM) : "memory");
   return 0;
 }
@@ -244,7 +252,8 @@ int main(void) {
   __asm__ volatile("slti zero, zero, %0" ::"i"(EOK_MARK_END_IMM) : "memory");
   return 0;
 }
-)", "c");
+)",
+                             "c");
   const auto [lo, size] = symbol_range(exe, "cand");
   PluginRun r = run_watched(board_, exe, 1, {{lo, lo + size}});
   EXPECT_EQ(rule_of(r), "code-outside-call");
@@ -273,7 +282,8 @@ int main(void) {
   out[64 + 16 + 3] = 0;
   return 0;
 }
-)", "c");
+)",
+                             "c");
   std::ostringstream w;
   PluginRun probe = run_watched(board_, exe, 1);  // finds the markers
   ASSERT_TRUE(probe.process.ok()) << probe.process.describe();
@@ -286,7 +296,8 @@ int main(void) {
     }
     return std::string();
   }();
-  w << EOK_WATCH_MAGIC << "\n" << marker_line << "\nret 0\ncall 0 1 2\n"
+  w << EOK_WATCH_MAGIC << "\n"
+    << marker_line << "\nret 0\ncall 0 1 2\n"
     << "buf 0 i 1 2000000000 64 16 64\nbuf 1 o 1 2000010000 64 16 64\n";
   PluginRun r = run_watched(board_, exe, 1, {}, w.str());
   ASSERT_TRUE(r.process.ok()) << r.process.describe();
@@ -308,8 +319,9 @@ TEST_F(PluginTest, UnmappedWatchedBuffersAreTheHarnessLayoutBroken) {
   std::string markers;
   std::getline(in, markers);
   std::getline(in, markers);
-  PluginRun r = run_watched(board_, exe, 1, {},
-                            std::string(EOK_WATCH_MAGIC) + "\n" + markers + "\nret 0\ncall 0 1 1\nbuf 0 o 4 2000000000 64 64 64\n");
+  PluginRun r = run_watched(
+      board_, exe, 1, {},
+      std::string(EOK_WATCH_MAGIC) + "\n" + markers + "\nret 0\ncall 0 1 1\nbuf 0 o 4 2000000000 64 64 64\n");
   EXPECT_EQ(rule_of(r), "harness-layout");
 }
 

@@ -20,8 +20,9 @@ class RagCli : public ::testing::Test {
 TEST_F(RagCli, BuildThenQueryWithJson) {
   const fs::path docs = dir_.path() / "spec";
   fs::create_directories(docs);
-  write_file_atomic(docs / "reductions.adoc", "= Reductions\n\n== Ordered sum\n\n`vfredosum.vs` sums in element order.\n\n"
-                                              "== Unordered sum\n\n`vfredusum.vs` may reassociate.\n");
+  write_file_atomic(docs / "reductions.adoc",
+                    "= Reductions\n\n== Ordered sum\n\n`vfredosum.vs` sums in element order.\n\n"
+                    "== Unordered sum\n\n`vfredusum.vs` may reassociate.\n");
   ProcessResult r = eok({"rag", "build", "--no-default-corpus", "--docs", docs.string(), "--name", "t", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto report = nlohmann::json::parse(r.out);
@@ -37,7 +38,8 @@ TEST_F(RagCli, BuildThenQueryWithJson) {
   for (const char* field : {"score", "text", "line"}) EXPECT_TRUE(hits[0].contains(field)) << field;
 
   // A second build reads nothing again.
-  const auto again = nlohmann::json::parse(eok({"rag", "build", "--no-default-corpus", "--docs", docs.string(), "--name", "t", "--json"}).out);
+  const auto again = nlohmann::json::parse(
+      eok({"rag", "build", "--no-default-corpus", "--docs", docs.string(), "--name", "t", "--json"}).out);
   EXPECT_EQ(again["chunks_embedded"], 0);
 
   // An update without --docs keeps what was indexed before (the team's corpus comes in beside it); only
@@ -49,7 +51,8 @@ TEST_F(RagCli, BuildThenQueryWithJson) {
   ASSERT_FALSE(kept.empty());
   EXPECT_EQ(kept[0]["source"], "spec/reductions.adoc") << "the documents indexed before were dropped";
   ASSERT_EQ(eok({"rag", "build", "--name", "t", "--rebuild", "--json"}).exit_code, 0);
-  for (const auto& hit : nlohmann::json::parse(eok({"rag", "query", "vfredosum", "--name", "t", "--k", "5", "--json"}).out)) {
+  for (const auto& hit :
+       nlohmann::json::parse(eok({"rag", "query", "vfredosum", "--name", "t", "--k", "5", "--json"}).out)) {
     EXPECT_NE(hit["source"], "spec/reductions.adoc") << "--rebuild kept a folder it was not given";
   }
 

@@ -23,7 +23,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string fenced(const std::string& idea, const std::string& code) { return "Idea: " + idea + "\n```c\n" + code + "\n```\n"; }
+std::string fenced(const std::string& idea, const std::string& code) {
+  return "Idea: " + idea + "\n```c\n" + code + "\n```\n";
+}
 
 // Answers by the request's seed, so the same request always gets the same reply (a resumed run retraces).
 FakeReply scripted_reply(const RecordedRequest& req, bool mostly_failing) {
@@ -31,24 +33,39 @@ FakeReply scripted_reply(const RecordedRequest& req, bool mostly_failing) {
   const uint64_t seed = body.value("seed", uint64_t{0});
   if (mostly_failing && seed % 5 != 0) {
     switch (seed % 3) {
-      case 0: return FakeReply::http_status(500, "{\"error\": \"overloaded\"}");
-      case 1: return FakeReply::http_status(429, "{\"error\": \"slow down\"}", {{"Retry-After", "0"}});
-      default: return FakeReply::stall(3);
+      case 0:
+        return FakeReply::http_status(500, "{\"error\": \"overloaded\"}");
+      case 1:
+        return FakeReply::http_status(429, "{\"error\": \"slow down\"}", {{"Retry-After", "0"}});
+      default:
+        return FakeReply::stall(3);
     }
   }
   switch (seed % 12) {
-    case 0: return FakeReply::completion(fenced("strip-mined vfmax at LMUL 1", read_fixture("candidates/relu_m1.c")));
-    case 1: return FakeReply::completion(fenced("strip-mined vfmax at LMUL 8", read_fixture("candidates/relu_m8.c")));
-    case 2: return FakeReply::completion(fenced("broken", read_fixture("candidates/relu_no_compile.c")));
-    case 3: return FakeReply::completion(fenced("clamp", read_fixture("candidates/relu_wrong.c")));
-    case 4: return FakeReply::completion(fenced("read a file too", read_fixture("candidates/relu_syscall.c")));
-    case 5: return FakeReply::completion("I would rather not write code today.");
-    case 6: return FakeReply::http_status(500, "{\"error\": \"internal\"}");
-    case 7: return FakeReply::http_status(429, "{\"error\": \"rate\"}", {{"Retry-After", "0"}});
-    case 8: return FakeReply::truncated_json();
-    case 9: return FakeReply::huge(5u << 20);
-    case 10: return FakeReply::completion(fenced("scalar", read_fixture("candidates/relu_scalar.c")));
-    default: return FakeReply::completion(fenced("two strips", read_fixture("candidates/relu_m4.c")));
+    case 0:
+      return FakeReply::completion(fenced("strip-mined vfmax at LMUL 1", read_fixture("candidates/relu_m1.c")));
+    case 1:
+      return FakeReply::completion(fenced("strip-mined vfmax at LMUL 8", read_fixture("candidates/relu_m8.c")));
+    case 2:
+      return FakeReply::completion(fenced("broken", read_fixture("candidates/relu_no_compile.c")));
+    case 3:
+      return FakeReply::completion(fenced("clamp", read_fixture("candidates/relu_wrong.c")));
+    case 4:
+      return FakeReply::completion(fenced("read a file too", read_fixture("candidates/relu_syscall.c")));
+    case 5:
+      return FakeReply::completion("I would rather not write code today.");
+    case 6:
+      return FakeReply::http_status(500, "{\"error\": \"internal\"}");
+    case 7:
+      return FakeReply::http_status(429, "{\"error\": \"rate\"}", {{"Retry-After", "0"}});
+    case 8:
+      return FakeReply::truncated_json();
+    case 9:
+      return FakeReply::huge(5u << 20);
+    case 10:
+      return FakeReply::completion(fenced("scalar", read_fixture("candidates/relu_scalar.c")));
+    default:
+      return FakeReply::completion(fenced("two strips", read_fixture("candidates/relu_m4.c")));
   }
 }
 
@@ -128,7 +145,8 @@ TEST_F(SearchWithLlm, EveryProposalIsRecordedWithItsOutcomeAndTheBestIsCorrect) 
 
   // eok show --call N gives back exactly what was sent and what came back; the summary counts the
   // replies that held no usable kernel.
-  const auto usable = std::find_if(calls.begin(), calls.end(), [](const db::LlmCallRecord& c) { return c.kernel_id.has_value(); });
+  const auto usable =
+      std::find_if(calls.begin(), calls.end(), [](const db::LlmCallRecord& c) { return c.kernel_id.has_value(); });
   ASSERT_NE(usable, calls.end());
   const ProcessResult shown = run_eok({"show", "--call", std::to_string(usable->id), "--json"}, home_->path(), 60);
   ASSERT_EQ(shown.exit_code, 0) << shown.err;
@@ -193,7 +211,8 @@ TEST_F(SearchWithLlm, WithAnIdeaPoolThoughtsSeedTheSearchAndEffectivenessIsUpdat
   bool saw_thought = false;
   for (const auto& r : server_.chat_requests()) {
     const std::string text = r.json()["messages"].dump();
-    saw_thought |= text.find("Concrete step:") != std::string::npos && text.find("General principle:") != std::string::npos;
+    saw_thought |=
+        text.find("Concrete step:") != std::string::npos && text.find("General principle:") != std::string::npos;
   }
   EXPECT_TRUE(saw_thought);
 }
@@ -205,8 +224,9 @@ TEST_F(SearchWithLlm, RetrievedContextReachesThePromptsAndIsRecorded) {
   const Workspace ws = Workspace::open(home_->path());
   const fs::path docs = home_->path() / "notes";
   fs::create_directories(docs);
-  write_file_atomic(docs / "relu.md", "# Max\n\n## vfmax with a scalar\n\nvfmax.vf takes the maximum of each element and a "
-                                      "scalar: relu is vfmax with 0.0 at LMUL 8 for a memory-bound loop.\n");
+  write_file_atomic(docs / "relu.md",
+                    "# Max\n\n## vfmax with a scalar\n\nvfmax.vf takes the maximum of each element and a "
+                    "scalar: relu is vfmax with 0.0 at LMUL 8 for a memory-bound loop.\n");
   rag::DocIndex::build({docs}, ws.rag_dir() / "notes");
   Config c = config();
   c.set("search.pool", (fs::path(EOK_TEST_DATA_DIR) / "fixtures" / "pools" / "small_pool.json").string());
@@ -218,7 +238,8 @@ TEST_F(SearchWithLlm, RetrievedContextReachesThePromptsAndIsRecorded) {
   auto db = db::KernelDb::open(req.workspace.database_path());
   const auto calls = db->llm_calls(o.run_id);
   ASSERT_FALSE(calls.empty());
-  for (const auto& call : calls) EXPECT_NE(call.retrieved_context.find("notes/relu.md"), std::string::npos) << call.retrieved_context;
+  for (const auto& call : calls)
+    EXPECT_NE(call.retrieved_context.find("notes/relu.md"), std::string::npos) << call.retrieved_context;
   for (const auto& r : server_.chat_requests()) EXPECT_NE(r.body.find("vfmax.vf takes the maximum"), std::string::npos);
 
   // --rag none: no passage, and no example code of the pool's thoughts.
@@ -237,7 +258,8 @@ TEST_F(SearchWithLlm, RetrievedContextReachesThePromptsAndIsRecorded) {
 // A search that got no kernel from the LLM at all did not succeed: it ends failed, says what to check, and
 // its exit code says so; an endpoint that does not answer is found before anything starts.
 TEST_F(SearchWithLlm, ASearchWhereEveryCallFailedEndsFailedAndADeadEndpointIsFoundFirst) {
-  server_.set_responder([](const RecordedRequest&) { return FakeReply::http_status(502, "<html><body>Bad Gateway</body></html>"); });
+  server_.set_responder(
+      [](const RecordedRequest&) { return FakeReply::http_status(502, "<html><body>Bad Gateway</body></html>"); });
   Config c = config();
   c.set("llm.max_retries", "0");
   search::SearchRequest req = request(c);
@@ -337,11 +359,18 @@ TEST_F(SearchWithLlm, ResumesAfterKillWithoutRepeatingRecordedWork) {
     FakeReply reply = scripted_reply(r, false);
     return reply.kind == FakeReply::Kind::completion ? std::move(reply).after(0.2) : reply;
   });
-  std::vector<std::string> env = {"EOK_HOME=" + home_->path().string(), "EOK_LLM_BASE_URL=" + server_.base_url(),
-                                  "EOK_LLM_MODEL=fake-coder", "EOK_LLM_TIMEOUT_SECONDS=1", "EOK_LLM_MAX_RETRIES=1",
-                                  "EOK_LLM_BACKOFF_INITIAL_SECONDS=0.01", "EOK_LLM_BACKOFF_MAX_SECONDS=0.05",
-                                  "EOK_SEARCH_ITERATIONS=2", "EOK_SEARCH_PARALLEL=2", "EOK_SEARCH_POPULATION=3",
-                                  "EOK_SEARCH_GENERATIONS=1", "EOK_SEARCH_SEED=21"};
+  std::vector<std::string> env = {"EOK_HOME=" + home_->path().string(),
+                                  "EOK_LLM_BASE_URL=" + server_.base_url(),
+                                  "EOK_LLM_MODEL=fake-coder",
+                                  "EOK_LLM_TIMEOUT_SECONDS=1",
+                                  "EOK_LLM_MAX_RETRIES=1",
+                                  "EOK_LLM_BACKOFF_INITIAL_SECONDS=0.01",
+                                  "EOK_LLM_BACKOFF_MAX_SECONDS=0.05",
+                                  "EOK_SEARCH_ITERATIONS=2",
+                                  "EOK_SEARCH_PARALLEL=2",
+                                  "EOK_SEARCH_POPULATION=3",
+                                  "EOK_SEARCH_GENERATIONS=1",
+                                  "EOK_SEARCH_SEED=21"};
   if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
   const std::string eok = (fs::path(EOK_BINARY_DIR) / "eok").string();
 
@@ -434,7 +463,8 @@ TEST_F(SearchWithLlm, ResumesAfterKillWithoutRepeatingRecordedWork) {
   ASSERT_EQ(s.exit_code, 0) << s.err;
   const std::string straight_run = nlohmann::json::parse(s.out)["run"];
   std::set<std::string> straight_hashes;
-  for (const auto& row : db::KernelDb::open(Workspace::open(other.path()).database_path())->kernels("relu_f32", straight_run)) {
+  for (const auto& row :
+       db::KernelDb::open(Workspace::open(other.path()).database_path())->kernels("relu_f32", straight_run)) {
     straight_hashes.insert(row.kernel.hash);
   }
   EXPECT_EQ(hashes, straight_hashes);
@@ -443,8 +473,9 @@ TEST_F(SearchWithLlm, ResumesAfterKillWithoutRepeatingRecordedWork) {
 // Starts `eok search --task relu_f32` against the fake server as a user would, stdout and stderr to files
 // in the workspace; returns its pid.
 pid_t start_search_process(const fs::path& home, const std::string& base_url, const std::string& iterations) {
-  std::vector<std::string> env = {"EOK_HOME=" + home.string(), "EOK_LLM_BASE_URL=" + base_url, "EOK_LLM_MODEL=fake-coder",
-                                  "EOK_SEARCH_SEED=31", "EOK_SEARCH_ITERATIONS=" + iterations};
+  std::vector<std::string> env = {"EOK_HOME=" + home.string(), "EOK_LLM_BASE_URL=" + base_url,
+                                  "EOK_LLM_MODEL=fake-coder", "EOK_SEARCH_SEED=31",
+                                  "EOK_SEARCH_ITERATIONS=" + iterations};
   if (const char* path = std::getenv("PATH")) env.push_back(std::string("PATH=") + path);
   const fs::path out = home / "stdout.txt", err = home / "stderr.txt";
   const std::string eok = (fs::path(EOK_BINARY_DIR) / "eok").string();
@@ -483,7 +514,9 @@ std::optional<int> wait_at_most(pid_t pid, double seconds) {
 // Ctrl-C right after the first never leaves it "running".
 TEST_F(SearchWithLlm, CtrlCIsAnsweredAtOnceWhileTheServerMakesEokWait) {
   for (int scenario = 0; scenario < 3; ++scenario) {
-    SCOPED_TRACE(scenario == 0 ? "429 with Retry-After: 120" : scenario == 1 ? "a reply that never comes" : "Ctrl-C twice");
+    SCOPED_TRACE(scenario == 0   ? "429 with Retry-After: 120"
+                 : scenario == 1 ? "a reply that never comes"
+                                 : "Ctrl-C twice");
     TempDir home(fs::temp_directory_path(), "eok-ctrl-c-");
     const size_t before = server_.chat_requests().size();
     server_.set_responder([scenario](const RecordedRequest&) {
@@ -492,7 +525,8 @@ TEST_F(SearchWithLlm, CtrlCIsAnsweredAtOnceWhileTheServerMakesEokWait) {
     });
     const pid_t pid = start_search_process(home.path(), server_.base_url(), "1");
     ASSERT_GT(pid, 0);
-    for (int i = 0; i < 1200 && server_.chat_requests().size() == before; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    for (int i = 0; i < 1200 && server_.chat_requests().size() == before; ++i)
+      std::this_thread::sleep_for(std::chrono::milliseconds(50));
     ASSERT_GT(server_.chat_requests().size(), before) << "eok never asked the server";
     std::this_thread::sleep_for(std::chrono::milliseconds(300));  // in the wait or the transfer by now
     const auto t0 = std::chrono::steady_clock::now();
@@ -506,8 +540,10 @@ TEST_F(SearchWithLlm, CtrlCIsAnsweredAtOnceWhileTheServerMakesEokWait) {
     ASSERT_TRUE(status.has_value()) << "eok was still running 20 s after Ctrl-C";
     EXPECT_LT(took, 10.0) << "Ctrl-C took " << took << " s to be honoured";
     ASSERT_TRUE(WIFEXITED(*status));
-    if (scenario < 2) EXPECT_EQ(WEXITSTATUS(*status), 7);
-    else EXPECT_TRUE(WEXITSTATUS(*status) == 7 || WEXITSTATUS(*status) == 130) << WEXITSTATUS(*status);
+    if (scenario < 2)
+      EXPECT_EQ(WEXITSTATUS(*status), 7);
+    else
+      EXPECT_TRUE(WEXITSTATUS(*status) == 7 || WEXITSTATUS(*status) == 130) << WEXITSTATUS(*status);
     const std::string err = read_file(home.path() / "stderr.txt");
     EXPECT_NE(err.find("Ctrl-C: finishing"), std::string::npos) << err.substr(0, 2000);
     auto db = db::KernelDb::open(Workspace::open(home.path()).database_path());
@@ -546,7 +582,8 @@ TEST_F(SearchWithLlm, CtrlCStopsCleanlyAndTheRunCanContinue) {
   auto db = db::KernelDb::open(dbfile);
   const auto run = db->list_runs().front();
   EXPECT_EQ(run.state, "stopped");
-  for (const auto& row : db->kernels("relu_f32", run.id)) EXPECT_TRUE(row.evaluation.has_value()) << "in-flight work was abandoned";
+  for (const auto& row : db->kernels("relu_f32", run.id))
+    EXPECT_TRUE(row.evaluation.has_value()) << "in-flight work was abandoned";
 }
 
 }  // namespace

@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 // A distinct, parseable kernel for every request (by its seed).
 FakeReply kernel_reply(const RecordedRequest& req) {
   const uint64_t seed = req.json().value("seed", uint64_t{0});
-  return FakeReply::completion("Idea: a variant\n```c\n#include <stddef.h>\nstatic int variant_" + std::to_string(seed) +
+  return FakeReply::completion("Idea: a variant\n```c\n#include <stddef.h>\nstatic int variant_" +
+                               std::to_string(seed) +
                                ";\nvoid relu_f32(float *x, size_t n) { (void)x; (void)n; }\n```\n");
 }
 
@@ -40,7 +41,9 @@ class SearchWithFailingBoard : public ::testing::Test {
 TEST_F(SearchWithFailingBoard, StopsSaysWhatToCheckAndResumesByEvaluatingAgain) {
   std::string ker0 = read_file(source_root() / "kernels" / "relu_f32" / "ker0.c");
   ScriptedJudge broken;  // ker0 was measured; then every evaluation fails in the board
-  broken.verdict = [&](const std::string& s) { return s == ker0 ? evaluator::EvalStatus::ok : evaluator::EvalStatus::infra_error; };
+  broken.verdict = [&](const std::string& s) {
+    return s == ker0 ? evaluator::EvalStatus::ok : evaluator::EvalStatus::infra_error;
+  };
   search::SearchRequest req = request();
   req.judge = &broken;
   const search::SearchOutcome first = search::run_search(req);
@@ -99,7 +102,8 @@ TEST_F(SearchWithFailingBoard, Ker0ThatCannotBeMeasuredStopsTheRunBeforeAnyLlmCa
 FakeReply fast_kernel_reply(const RecordedRequest& req) {
   const uint64_t seed = req.json().value("seed", uint64_t{0});
   return FakeReply::completion("Idea: a variant\n```c\n#include <stddef.h>\n/* CYCLES=500 */ static int variant_" +
-                               std::to_string(seed) + ";\nvoid relu_f32(float *x, size_t n) { (void)x; (void)n; }\n```\n");
+                               std::to_string(seed) +
+                               ";\nvoid relu_f32(float *x, size_t n) { (void)x; (void)n; }\n```\n");
 }
 
 TEST_F(SearchWithFailingBoard, AChampionRightOnlyOnTheInputsItWasMeasuredWithIsNotReported) {

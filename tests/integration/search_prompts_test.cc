@@ -33,10 +33,13 @@ std::string user_of(const RecordedRequest& r) {
 
 FakeReply kernel(const std::string& idea, const std::string& body, uint64_t seed) {
   return FakeReply::completion("Idea: " + idea + "\n```c\n#include <stddef.h>\n/* " + body + " */ static int v_" +
-                               std::to_string(seed) + ";\nvoid relu_f32(float *x, size_t n) { (void)x; (void)n; }\n```\n");
+                               std::to_string(seed) +
+                               ";\nvoid relu_f32(float *x, size_t n) { (void)x; (void)n; }\n```\n");
 }
 
-uint64_t seed_of(const RecordedRequest& r) { return r.json().value("seed", uint64_t{0}); }
+uint64_t seed_of(const RecordedRequest& r) {
+  return r.json().value("seed", uint64_t{0});
+}
 
 class SearchPrompts : public ::testing::Test {
  protected:
@@ -63,17 +66,19 @@ TEST_F(SearchPrompts, TheFastKernelIsFoundOnlyByAModelShownTheSpecificationInput
   judge_.tolerance_used = 0.25;
   server_.set_responder([](const RecordedRequest& r) {
     const std::string p = prompt_of(r);
-    const bool informed = p.find("x[i] = x[i] > 0.0f ? x[i] : 0.0f;") != std::string::npos &&   // ref.c
-                          p.find("values uniform in [") != std::string::npos &&                  // inputs
-                          p.find("NaN") != std::string::npos &&                                  // special values
+    const bool informed = p.find("x[i] = x[i] > 0.0f ? x[i] : 0.0f;") != std::string::npos &&  // ref.c
+                          p.find("values uniform in [") != std::string::npos &&                // inputs
+                          p.find("NaN") != std::string::npos &&                                // special values
                           p.find("no kernel can take fewer than about 250 cycles") != std::string::npos &&
                           p.find("used 25% of the tolerance") != std::string::npos;
-    return informed ? kernel("the informed one", "CYCLES=500", seed_of(r)) : kernel("a guess", "CYCLES=1100", seed_of(r));
+    return informed ? kernel("the informed one", "CYCLES=500", seed_of(r))
+                    : kernel("a guess", "CYCLES=1100", seed_of(r));
   });
   const search::SearchOutcome out = search::run_search(request());
   EXPECT_EQ(out.state, "finished");
   ASSERT_FALSE(chat_requests().empty());
-  EXPECT_DOUBLE_EQ(out.best_speedup, 2.0) << "no prompt carried every field the model needed:\n" << prompt_of(chat_requests().back());
+  EXPECT_DOUBLE_EQ(out.best_speedup, 2.0) << "no prompt carried every field the model needed:\n"
+                                          << prompt_of(chat_requests().back());
 }
 
 TEST_F(SearchPrompts, AFailedChildsIdeaAndChangeAndARepeatReachTheNextPromptFromItsParent) {

@@ -33,7 +33,9 @@ class SlurmBoards : public ::testing::Test {
     home_.reset();
   }
   void SetUp() override {
-    if (!dir_) GTEST_SKIP() << "Slurm is not installed (the README's test command installs slurmctld, slurmd, slurm-client, munge)";
+    if (!dir_)
+      GTEST_SKIP()
+          << "Slurm is not installed (the README's test command installs slurmctld, slurmd, slurm-client, munge)";
     ASSERT_TRUE(started_) << start_error_;
   }
   static ProcessResult script(const std::string& what) {
@@ -44,7 +46,8 @@ class SlurmBoards : public ::testing::Test {
   }
   // eok as a user of the cluster runs it: SLURM_CONF set, no other SLURM_* variable.
   static ProcessResult eval(const fs::path& board, const std::string& kernel_file) {
-    return eok({"eval", "--task", "relu_f32", "--board", board.string(), "--kernel", kernel_file, "--no-baseline", "--json"});
+    return eok(
+        {"eval", "--task", "relu_f32", "--board", board.string(), "--kernel", kernel_file, "--no-baseline", "--json"});
   }
   static ProcessResult eok(const std::vector<std::string>& args) {
     ProcessSpec spec;
@@ -71,7 +74,8 @@ class SlurmBoards : public ::testing::Test {
   static std::string squeue() {
     ProcessSpec q;
     q.argv = {"squeue", "-h", "-p", "k1"};
-    q.env = std::vector<std::string>{"SLURM_CONF=" + (dir_->path() / "slurm.conf").string(), std::string("PATH=") + std::getenv("PATH")};
+    q.env = std::vector<std::string>{"SLURM_CONF=" + (dir_->path() / "slurm.conf").string(),
+                                     std::string("PATH=") + std::getenv("PATH")};
     q.limits.wall_seconds = 30;
     return run_process(q).out;
   }
@@ -100,7 +104,8 @@ TEST_F(SlurmBoards, ACorrectKernelIsTimedInASlurmJobOnThePartition) {
 
 TEST_F(SlurmBoards, WrongAndHostileKernelsNeverTakeClusterTime) {
   const fs::path k = home_->path() / "wrong.c";
-  std::ofstream(k) << "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { for (size_t i = 0; i < n; ++i) x[i] = 2.0f; }\n";
+  std::ofstream(k)
+      << "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { for (size_t i = 0; i < n; ++i) x[i] = 2.0f; }\n";
   const std::string before = read_if_exists(dir_->path() / "used.log");
   ProcessResult r = eval(profile(), k.string());
   EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "wrong_answer");
@@ -124,7 +129,8 @@ TEST_F(SlurmBoards, AnUnknownPartitionIsAnInfraErrorThatSaysWhatSlurmSaid) {
 }
 
 TEST_F(SlurmBoards, BenchRunsEachTasksSearchAsASlurmJobNamedAfterItAndResumes) {
-  ProcessResult r = eok({"bench", "run", "--tasks", "relu_f32,clip_f32", "--executor", "slurm", "--partition", "k1", "--json"});
+  ProcessResult r =
+      eok({"bench", "run", "--tasks", "relu_f32,clip_f32", "--executor", "slurm", "--partition", "k1", "--json"});
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["state"], "finished") << r.out;
@@ -148,10 +154,11 @@ TEST_F(SlurmBoards, KillingEokEndsItsTimingJob) {
   std::ofstream(dir_->path() / "hold") << "";  // the job's program waits until this goes
   const fs::path pid_file = home_->path() / "eok.pid";
   ProcessSpec spec;
-  spec.argv = {"sh", "-c", "EOK_HOME=" + home_->path().string() + " EOK_LLM_DISCOVER=false SLURM_CONF=" +
-                               (dir_->path() / "slurm.conf").string() + " " + (fs::path(EOK_BINARY_DIR) / "eok").string() +
-                               " eval --task relu_f32 --no-baseline --board " + profile().string() + " --kernel " + ker0() +
-                               " >/dev/null 2>&1 & echo $! > " + pid_file.string() + "; wait"};
+  spec.argv = {"sh", "-c",
+               "EOK_HOME=" + home_->path().string() + " EOK_LLM_DISCOVER=false SLURM_CONF=" +
+                   (dir_->path() / "slurm.conf").string() + " " + (fs::path(EOK_BINARY_DIR) / "eok").string() +
+                   " eval --task relu_f32 --no-baseline --board " + profile().string() + " --kernel " + ker0() +
+                   " >/dev/null 2>&1 & echo $! > " + pid_file.string() + "; wait"};
   spec.cwd = source_root();
   spec.limits.wall_seconds = 120;
   auto run = std::async(std::launch::async, [&] { return run_process(spec); });

@@ -31,7 +31,8 @@ std::vector<int> processes_under(const fs::path& dir) {
     const fs::path cwd = fs::read_symlink(e.path() / "cwd", ec);
     if (ec) continue;
     // Zombies keep no cwd; a live process under a run directory is what must not be left.
-    if (cwd.string().rfind(dir.string() + "/", 0) == 0 && read_if_exists(e.path() / "stat").find(") Z") == std::string::npos) {
+    if (cwd.string().rfind(dir.string() + "/", 0) == 0 &&
+        read_if_exists(e.path() / "stat").find(") Z") == std::string::npos) {
       out.push_back(std::stoi(name));
     }
   }
@@ -44,7 +45,8 @@ class SshBoards : public ::testing::Test {
     if (!find_on_path("sshd") && !fs::exists("/usr/sbin/sshd")) return;
     dir_ = std::make_unique<TempDir>(fs::temp_directory_path(), "eok-boards-");
     ProcessSpec start;
-    start.argv = {(source_root() / "tests" / "support" / "loopback_boards.sh").string(), "start", dir_->path().string(), "2"};
+    start.argv = {(source_root() / "tests" / "support" / "loopback_boards.sh").string(), "start", dir_->path().string(),
+                  "2"};
     start.limits.wall_seconds = 60;
     const ProcessResult r = run_process(start);
     started_ = r.ok();
@@ -54,7 +56,8 @@ class SshBoards : public ::testing::Test {
   static void TearDownTestSuite() {
     if (dir_) {
       ProcessSpec stop;
-      stop.argv = {(source_root() / "tests" / "support" / "loopback_boards.sh").string(), "stop", dir_->path().string()};
+      stop.argv = {(source_root() / "tests" / "support" / "loopback_boards.sh").string(), "stop",
+                   dir_->path().string()};
       stop.limits.wall_seconds = 60;
       run_process(stop);
     }
@@ -69,7 +72,9 @@ class SshBoards : public ::testing::Test {
 
   static fs::path board_dir() { return dir_->path(); }
   static fs::path profile() { return board_dir() / "board.toml"; }
-  static std::string port(int board) { return read_if_exists(board_dir() / ("b" + std::to_string(board)) / "port").substr(0, 5); }
+  static std::string port(int board) {
+    return read_if_exists(board_dir() / ("b" + std::to_string(board)) / "port").substr(0, 5);
+  }
   static size_t board_runs() {
     const std::string log = read_if_exists(board_dir() / "used.log");
     return static_cast<size_t>(std::count(log.begin(), log.end(), '\n'));
@@ -86,10 +91,13 @@ class SshBoards : public ::testing::Test {
     std::ofstream(out) << text;
     return out;
   }
-  static ProcessResult eok(const std::vector<std::string>& args, double seconds = 300) { return run_eok(args, home_->path(), seconds); }
+  static ProcessResult eok(const std::vector<std::string>& args, double seconds = 300) {
+    return run_eok(args, home_->path(), seconds);
+  }
   static ProcessResult eval(const fs::path& board, const std::string& kernel_file, double seconds = 300) {
-    return eok({"eval", "--task", "relu_f32", "--board", board.string(), "--kernel", kernel_file, "--no-baseline", "--json"},
-               seconds);
+    return eok(
+        {"eval", "--task", "relu_f32", "--board", board.string(), "--kernel", kernel_file, "--no-baseline", "--json"},
+        seconds);
   }
   static std::string kernel(const std::string& name, const std::string& source) {
     const fs::path p = home_->path() / (name + ".c");
@@ -106,7 +114,8 @@ std::unique_ptr<TempDir> SshBoards::dir_, SshBoards::home_;
 bool SshBoards::started_ = false;
 std::string SshBoards::start_error_;
 
-const char* kWrongRelu = "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { for (size_t i = 0; i < n; ++i) x[i] = 1.0f; }\n";
+const char* kWrongRelu =
+    "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { for (size_t i = 0; i < n; ++i) x[i] = 1.0f; }\n";
 
 TEST_F(SshBoards, ACorrectKernelIsTimedOnTheBoardWithEveryRepeat) {
   const size_t before = board_runs();
@@ -139,7 +148,9 @@ TEST_F(SshBoards, WrongAndHostileKernelsNeverReachTheBoard) {
   ProcessResult r = eval(profile(), kernel("wrong", kWrongRelu));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "wrong_answer");
-  r = eval(profile(), kernel("hostile", "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { __asm__ volatile(\"ecall\"); }\n"));
+  r = eval(
+      profile(),
+      kernel("hostile", "#include <stddef.h>\nvoid relu_f32(float* x, size_t n) { __asm__ volatile(\"ecall\"); }\n"));
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_EQ(nlohmann::json::parse(r.out)["status"], "rejected");
   EXPECT_EQ(board_runs(), before) << "checked on the virtual twin, never run on the board";
@@ -153,7 +164,8 @@ TEST_F(SshBoards, ARunPastTheBoardsTimeLimitIsATimeoutAndLeavesNothingRunning) {
   const auto j = nlohmann::json::parse(r.out);
   EXPECT_EQ(j["status"], "timeout") << j["message"];
   EXPECT_NE(j["message"].get<std::string>().find("on board"), std::string::npos) << j["message"];
-  for (int i = 0; i < 50 && !processes_under(board_dir() / "remote").empty(); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(200));
+  for (int i = 0; i < 50 && !processes_under(board_dir() / "remote").empty(); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
   EXPECT_TRUE(processes_under(board_dir() / "remote").empty());
 }
 
@@ -188,7 +200,8 @@ std::vector<int> descendants(int pid) {
       if (close == std::string::npos) continue;
       int ppid = 0;
       char state;
-      if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == out[i]) out.push_back(std::stoi(name));
+      if (std::sscanf(stat.c_str() + close + 1, " %c %d", &state, &ppid) == 2 && ppid == out[i])
+        out.push_back(std::stoi(name));
     }
   }
   return out;
@@ -216,8 +229,8 @@ TEST_F(SshBoards, ABoardThatDiesMidRunIsSetAsideAndTheRunGoesToTheOther) {
   EXPECT_NE(r.err.find("set aside"), std::string::npos) << r.err;
   // Bring the board back for the tests after this one.
   ProcessSpec restart;
-  restart.argv = {(source_root() / "tests" / "support" / "loopback_boards.sh").string(), "restart", board_dir().string(),
-                  std::to_string(dying)};
+  restart.argv = {(source_root() / "tests" / "support" / "loopback_boards.sh").string(), "restart",
+                  board_dir().string(), std::to_string(dying)};
   restart.limits.wall_seconds = 30;
   const ProcessResult back = run_process(restart);
   ASSERT_TRUE(back.ok()) << back.err;
@@ -245,10 +258,11 @@ TEST_F(SshBoards, KillingEokLeavesNothingRunningOnTheBoard) {
   const fs::path pid_file = home_->path() / "eok.pid";
   ProcessSpec spec;
   const std::string eok_bin = (fs::path(EOK_BINARY_DIR) / "eok").string();
-  spec.argv = {"sh", "-c", "EOK_HOME=" + home_->path().string() + " EOK_LLM_DISCOVER=false " + eok_bin +
-                               " eval --task relu_f32 --no-baseline --board " + profile().string() + " --kernel " +
-                               (source_root() / "kernels" / "relu_f32" / "ker0.c").string() + " & echo $! > " +
-                               pid_file.string() + "; wait"};
+  spec.argv = {"sh", "-c",
+               "EOK_HOME=" + home_->path().string() + " EOK_LLM_DISCOVER=false " + eok_bin +
+                   " eval --task relu_f32 --no-baseline --board " + profile().string() + " --kernel " +
+                   (source_root() / "kernels" / "relu_f32" / "ker0.c").string() + " & echo $! > " + pid_file.string() +
+                   "; wait"};
   spec.cwd = source_root();
   spec.limits.wall_seconds = 120;
   auto run = std::async(std::launch::async, [&] { return run_process(spec); });
@@ -286,7 +300,8 @@ TEST_F(SshBoards, DoctorChecksEveryBoardOfThePoolByRunningAVectorProbeThere) {
     EXPECT_TRUE(checks[host + " temperature sensor"]["optional"].get<bool>());
   }
   // Without the exec prefix an x86 "board" cannot run the probe: the doctor says so and fails.
-  const fs::path bare = variant("bare", {{"exec_prefix = [\"" + (board_dir() / "board-exec").string() + "\"]", "exec_prefix = []"}});
+  const fs::path bare =
+      variant("bare", {{"exec_prefix = [\"" + (board_dir() / "board-exec").string() + "\"]", "exec_prefix = []"}});
   r = eok({"doctor", "--board", bare.string(), "--json"});
   EXPECT_EQ(r.exit_code, 1);
   j = nlohmann::json::parse(r.out);
@@ -298,7 +313,8 @@ TEST_F(SshBoards, DoctorChecksEveryBoardOfThePoolByRunningAVectorProbeThere) {
 }
 
 TEST_F(SshBoards, ASearchOnTheBoardsMeasuresItsChampionAgainKer0InTurns) {
-  const ProcessResult r = eok({"search", "--task", "relu", "--seed", "5", "--board", profile().string(), "--json"}, 600);
+  const ProcessResult r =
+      eok({"search", "--task", "relu", "--seed", "5", "--board", profile().string(), "--json"}, 600);
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const auto summary = nlohmann::json::parse(r.out);
   EXPECT_EQ(summary["state"], "finished");
@@ -321,7 +337,8 @@ TEST_F(SshBoards, ASearchOnTheBoardsMeasuresItsChampionAgainKer0InTurns) {
     EXPECT_GT(m["noise_cycles"].get<double>(), 0) << m;
     // The reported speedup is the one measured in turns, or ker0 stands.
     if (m["faster"].get<bool>()) {
-      EXPECT_NEAR(summary["best_speedup"].get<double>(), m["baseline_cycles"].get<double>() / m["champion_cycles"].get<double>(), 1e-9);
+      EXPECT_NEAR(summary["best_speedup"].get<double>(),
+                  m["baseline_cycles"].get<double>() / m["champion_cycles"].get<double>(), 1e-9);
     } else {
       EXPECT_DOUBLE_EQ(summary["best_speedup"].get<double>(), 1.0);
     }
@@ -337,7 +354,8 @@ TEST_F(SshBoards, ABenchOfTwoSearchesAtOnceUsesBothBoardsOfThePool) {
   // second board.
   std::ofstream(board_dir() / "hold") << "";
   auto bench = std::async(std::launch::async, [&] {
-    return eok({"bench", "run", "--tasks", "relu_f32,clip_f32", "--jobs", "2", "--board", profile().string(), "--json"}, 900);
+    return eok({"bench", "run", "--tasks", "relu_f32,clip_f32", "--jobs", "2", "--board", profile().string(), "--json"},
+               900);
   });
   for (int i = 0; i < 600 && board_runs() < 2; ++i) std::this_thread::sleep_for(std::chrono::milliseconds(100));
   fs::remove(board_dir() / "hold");
@@ -353,8 +371,9 @@ TEST_F(SshBoards, ABenchOfTwoSearchesAtOnceUsesBothBoardsOfThePool) {
 TEST_F(SshBoards, EokOnTheBoardItselfUsesTheLocalRunner) {
   // runner = "local": eok runs on the board; here the same exec prefix stands in for the RISC-V host.
   const fs::path local = board_dir() / "local.toml";
-  std::ofstream(local) << "name = \"k1-here\"\nrunner = \"local\"\n[local]\nremote_dir = \"" << (board_dir() / "remote").string()
-                       << "\"\nexec_prefix = [\"" << (board_dir() / "board-exec").string() << "\"]\n[measure]\nrepeats = 4\n";
+  std::ofstream(local) << "name = \"k1-here\"\nrunner = \"local\"\n[local]\nremote_dir = \""
+                       << (board_dir() / "remote").string() << "\"\nexec_prefix = [\""
+                       << (board_dir() / "board-exec").string() << "\"]\n[measure]\nrepeats = 4\n";
   const ProcessResult r = eval(local, (source_root() / "kernels" / "relu_f32" / "ker0.c").string());
   ASSERT_EQ(r.exit_code, 0) << r.err << r.out;
   const auto j = nlohmann::json::parse(r.out);
@@ -366,25 +385,28 @@ TEST_F(SshBoards, EokOnTheBoardItselfUsesTheLocalRunner) {
 TEST_F(SshBoards, TheBoardHarnessMakesOnlySystemCallsItsOwnFilterAllows) {
   // qemu-user cannot install the board harness's seccomp filter, so a missing entry would only show on a
   // real K1 (as SIGSYS). QEMU's -strace shows every system call the harness makes after it tried.
-  const ProcessResult r = eok({"eval", "--task", "mish_f32", "--board", profile().string(), "--kernel",
-                               (source_root() / "kernels" / "mish_f32" / "ker0.c").string(), "--no-baseline", "--keep-temp"});
+  const ProcessResult r =
+      eok({"eval", "--task", "mish_f32", "--board", profile().string(), "--kernel",
+           (source_root() / "kernels" / "mish_f32" / "ker0.c").string(), "--no-baseline", "--keep-temp"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const size_t at = r.err.find("keeping ");
   ASSERT_NE(at, std::string::npos) << r.err;
   const fs::path kept = r.err.substr(at + 8, r.err.find('\n', at) - at - 8);
   ASSERT_TRUE(fs::exists(kept / "cand-board")) << kept;
   ProcessSpec trace;
-  trace.argv = {"qemu-riscv64", "-strace", "-cpu", "rv64,v=true,vlen=256", (kept / "cand-board").string(), "--core", "0",
-                "--flush", "1048576"};
+  trace.argv = {
+      "qemu-riscv64", "-strace", "-cpu", "rv64,v=true,vlen=256", (kept / "cand-board").string(), "--core", "0",
+      "--flush",      "1048576"};
   trace.stdin_path = kept / "cand" / "plan.txt";  // the virtual run's plan: its timed calls and every check
   trace.limits.wall_seconds = 120;
   const ProcessResult t = run_process(trace);
   fs::remove_all(kept);
   ASSERT_EQ(t.exit_code, 0) << t.err.substr(0, 2000);
   // The list in install_seccomp() (evaluator/target/harness.c).
-  const std::set<std::string> allowed = {"read", "write", "exit", "exit_group", "mmap", "munmap", "mprotect", "brk",
-                                         "rt_sigreturn", "rt_sigaction", "rt_sigprocmask", "sigaltstack", "clock_gettime",
-                                         "newfstatat", "fstat", "madvise", "getrandom", "futex"};
+  const std::set<std::string> allowed = {
+      "read",          "write",      "exit",         "exit_group",   "mmap",           "munmap",
+      "mprotect",      "brk",        "rt_sigreturn", "rt_sigaction", "rt_sigprocmask", "sigaltstack",
+      "clock_gettime", "newfstatat", "fstat",        "madvise",      "getrandom",      "futex"};
   std::istringstream lines(t.err);
   std::string line;
   bool after = false;
@@ -411,16 +433,18 @@ TEST_F(SshBoards, ATimeNoKernelCanReachIsNotBelieved) {
   // A "board" whose records come back forged: every call took 1 tick (what a kernel that overwrote the
   // harness's timer state could report).
   const fs::path forge = board_dir() / "forge-exec";
-  std::ofstream(forge) << "#!/bin/sh\n"
-                          "qemu-riscv64 -cpu rv64,v=true,vlen=256,elen=64,vext_spec=v1.0,Zfh=true,zba=true,zbb=true,zbs=true \"$@\" | python3 -c '\n"
-                          "import struct, sys\n"
-                          "d = bytearray(sys.stdin.buffer.read()); i = 0\n"
-                          "sizes = {0x44524f42: 32, 0x454d4954: 16, 0x4c474953: 40}\n"
-                          "while i + 4 <= len(d):\n"
-                          "    m = struct.unpack_from(\"<I\", d, i)[0]\n"
-                          "    if m == 0x454d4954: struct.pack_into(\"<Q\", d, i + 8, 1)\n"
-                          "    i += sizes.get(m, len(d))\n"
-                          "sys.stdout.buffer.write(d)'\n";
+  std::ofstream(forge)
+      << "#!/bin/sh\n"
+         "qemu-riscv64 -cpu rv64,v=true,vlen=256,elen=64,vext_spec=v1.0,Zfh=true,zba=true,zbb=true,zbs=true \"$@\" | "
+         "python3 -c '\n"
+         "import struct, sys\n"
+         "d = bytearray(sys.stdin.buffer.read()); i = 0\n"
+         "sizes = {0x44524f42: 32, 0x454d4954: 16, 0x4c474953: 40}\n"
+         "while i + 4 <= len(d):\n"
+         "    m = struct.unpack_from(\"<I\", d, i)[0]\n"
+         "    if m == 0x454d4954: struct.pack_into(\"<Q\", d, i + 8, 1)\n"
+         "    i += sizes.get(m, len(d))\n"
+         "sys.stdout.buffer.write(d)'\n";
   fs::permissions(forge, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec | fs::perms::others_read |
                              fs::perms::others_exec);
   const fs::path board = variant("forged", {{"exec_prefix = [\"" + (board_dir() / "board-exec").string() + "\"]",

@@ -27,7 +27,9 @@ std::string variant(const std::string& ker0, int n) {
   return ker0 + "\nstatic const int eok_full_disk_variant_" + std::to_string(n) + " = " + std::to_string(n) + ";\n";
 }
 
-std::string read_or_empty(const fs::path& p) { return fs::exists(p) ? read_file(p) : std::string(); }
+std::string read_or_empty(const fs::path& p) {
+  return fs::exists(p) ? read_file(p) : std::string();
+}
 
 int read_rc(const fs::path& p) {
   const std::string text = read_or_empty(p);
@@ -56,7 +58,7 @@ constexpr const char* kNeedsNamespaces = "needs root, unshare (util-linux) and m
 
 TEST(FullDisk, NoKernelIsBlamedAndASearchStoppedByTheDiskResumes) {
   TempDir dir(fs::temp_directory_path(), "eok-full-disk-");
-  const fs::path d = dir.path();
+  const fs::path& d = dir.path();
   fs::create_directories(d / "disk");
   const std::string ker0 = read_file(source_root() / "kernels" / "relu_f32" / "ker0.c");
   for (int free : kFreeKiB) write_file_atomic(d / ("cand-" + std::to_string(free) + ".c"), variant(ker0, free));
@@ -114,8 +116,8 @@ exit 0
       continue;
     }
     const std::string status = j.value("status", "");
-    EXPECT_TRUE(status == "ok" || status == "infra_error") << tag << ": a correct kernel judged " << status << ": "
-                                                           << j.value("message", "");
+    EXPECT_TRUE(status == "ok" || status == "infra_error")
+        << tag << ": a correct kernel judged " << status << ": " << j.value("message", "");
     if (status == "infra_error") {
       ++infra;
       // Which step ran out first varies (the compiler, the linker, the harness): each names the disk.
@@ -141,7 +143,7 @@ exit 0
 
 TEST(ReadOnlyWorkspace, IsBrowsedAndACommandThatMustWriteSaysWhy) {
   TempDir dir(fs::temp_directory_path(), "eok-read-only-");
-  const fs::path d = dir.path();
+  const fs::path& d = dir.path();
   {
     auto db = db::KernelDb::open(d / "ws" / "eok.db");
     db::RunRecord run;
@@ -182,8 +184,8 @@ exit 0
   if (!run) GTEST_SKIP() << kNeedsNamespaces;
   ASSERT_EQ(run->exit_code, 0) << run->describe() << run->err;
   for (const char* cmd : {"runs", "leaderboard", "kernels", "show", "report"}) {
-    EXPECT_EQ(read_rc(d / (std::string(cmd) + ".rc")), 0) << "eok " << cmd << " on a read-only workspace: "
-                                                           << read_or_empty(d / (std::string(cmd) + ".err"));
+    EXPECT_EQ(read_rc(d / (std::string(cmd) + ".rc")), 0)
+        << "eok " << cmd << " on a read-only workspace: " << read_or_empty(d / (std::string(cmd) + ".err"));
   }
   EXPECT_NE(read_or_empty(d / "runs.out").find("r-browsed"), std::string::npos) << read_or_empty(d / "runs.out");
   EXPECT_NE(read_or_empty(d / "show.out").find("relu_f32"), std::string::npos) << read_or_empty(d / "show.out");

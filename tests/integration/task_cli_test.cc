@@ -39,14 +39,15 @@ TEST(TaskCli, ASaxpyTaskIsScaffoldedCheckedAndSearched) {
   EXPECT_EQ(no_ker0.exit_code, 1);
   EXPECT_NE(no_ker0.out.find("ker0    compile_error"), std::string::npos) << no_ker0.out;
 
-  write_file_atomic(tasks / "saxpy_f32" / "ker0.c",
-                    "#include <riscv_vector.h>\n#include <stddef.h>\n"
-                    "void saxpy_f32(float *y, const float *x, float a, size_t n) {\n"
-                    "  for (size_t vl; n > 0; n -= vl, x += vl, y += vl) {\n"
-                    "    vl = __riscv_vsetvl_e32m4(n);\n"
-                    "    vfloat32m4_t vy = __riscv_vle32_v_f32m4(y, vl);\n"
-                    "    __riscv_vse32_v_f32m4(y, __riscv_vfmacc_vf_f32m4(vy, a, __riscv_vle32_v_f32m4(x, vl), vl), vl);\n"
-                    "  }\n}\n");
+  write_file_atomic(
+      tasks / "saxpy_f32" / "ker0.c",
+      "#include <riscv_vector.h>\n#include <stddef.h>\n"
+      "void saxpy_f32(float *y, const float *x, float a, size_t n) {\n"
+      "  for (size_t vl; n > 0; n -= vl, x += vl, y += vl) {\n"
+      "    vl = __riscv_vsetvl_e32m4(n);\n"
+      "    vfloat32m4_t vy = __riscv_vle32_v_f32m4(y, vl);\n"
+      "    __riscv_vse32_v_f32m4(y, __riscv_vfmacc_vf_f32m4(vy, a, __riscv_vle32_v_f32m4(x, vl), vl), vl);\n"
+      "  }\n}\n");
   const ProcessResult checked = eok({"task", "check", "saxpy"});
   ASSERT_EQ(checked.exit_code, 0) << checked.out << checked.err;
   EXPECT_NE(checked.out.find("ker0    agrees with ref on every check size"), std::string::npos) << checked.out;
@@ -56,7 +57,8 @@ TEST(TaskCli, ASaxpyTaskIsScaffoldedCheckedAndSearched) {
   bool found = false;
   for (const auto& t : listed) found = found || t["id"] == "saxpy_f32";
   EXPECT_TRUE(found);
-  const ProcessResult judged = eok({"eval", "--task", "saxpy", "--kernel", (tasks / "saxpy_f32" / "ker0.c").string(), "--json"});
+  const ProcessResult judged =
+      eok({"eval", "--task", "saxpy", "--kernel", (tasks / "saxpy_f32" / "ker0.c").string(), "--json"});
   EXPECT_EQ(judged.exit_code, 0) << judged.err;
   const ProcessResult searched = eok({"search", "--task", "saxpy", "--json"});
   ASSERT_EQ(searched.exit_code, 0) << searched.err;

@@ -93,14 +93,15 @@ TEST_P(X60Throughput, ModelReproducesMeasuredThroughput) {
   auto expected = measured(c);
   if (!expected) {
     // No shared data on this machine: the table carries the measured figure.
-    auto entry = table.vector(c.mnemonic, false, riscv::VType{32, static_cast<int>(std::log2(c.lmul)), true, true, false});
+    auto entry =
+        table.vector(c.mnemonic, false, riscv::VType{32, static_cast<int>(std::log2(c.lmul)), true, true, false});
     ASSERT_TRUE(entry && entry->measured);
     expected = entry->rthroughput;
   }
   RecordProperty("modeled", std::to_string(per_insn));
   RecordProperty("measured", std::to_string(*expected));
-  std::printf("  %-14s e32m%d  modeled %7.2f  measured %7.2f  error %+5.1f%%\n", c.mnemonic, c.lmul, per_insn, *expected,
-              100.0 * (per_insn - *expected) / *expected);
+  std::printf("  %-14s e32m%d  modeled %7.2f  measured %7.2f  error %+5.1f%%\n", c.mnemonic, c.lmul, per_insn,
+              *expected, 100.0 * (per_insn - *expected) / *expected);
   EXPECT_NEAR(per_insn, *expected, 0.15 * *expected);
 }
 
@@ -114,7 +115,8 @@ std::vector<Case> cases() {
 
 std::string name(const ::testing::TestParamInfo<Case>& info) {
   std::string n = info.param.mnemonic;
-  for (char& ch : n) if (ch == '.') ch = '_';
+  for (char& ch : n)
+    if (ch == '.') ch = '_';
   return n + "_m" + std::to_string(info.param.lmul);
 }
 

@@ -60,14 +60,21 @@ double measured(bool vset_each_iteration, int lmul) {
   const std::string m = "m" + std::to_string(lmul);
   const fs::path table = source_root() / "evaluator" / "cost_model" / "x60_table.json";
   const nlohmann::json j = nlohmann::json::parse(std::ifstream(table));
-  return j.at("sources").at("measured_kernels").at("per_lmul").at(m).at(vset_each_iteration ? "with_vsetvli" : "without").get<double>();
+  return j.at("sources")
+      .at("measured_kernels")
+      .at("per_lmul")
+      .at(m)
+      .at(vset_each_iteration ? "with_vsetvli" : "without")
+      .get<double>();
 }
 
 TEST(X60Vset, MemsetM1WithAVsetvliPerIterationRunsAtHalfTheSpeed) {
   const double with_vset = modeled(true, 1), without = modeled(false, 1);
   const double m_with = measured(true, 1), m_without = measured(false, 1);
-  std::printf("  memset m1 per 32-byte iteration: vsetvli each iteration %.2f cycles (board %.2f), vl set once %.2f "
-              "(board %.2f)\n", with_vset, m_with, without, m_without);
+  std::printf(
+      "  memset m1 per 32-byte iteration: vsetvli each iteration %.2f cycles (board %.2f), vl set once %.2f "
+      "(board %.2f)\n",
+      with_vset, m_with, without, m_without);
   EXPECT_NEAR(with_vset, m_with, 0.08 * m_with);
   EXPECT_NEAR(without, m_without, 0.08 * m_without);
   EXPECT_NEAR(with_vset / without, m_with / m_without, 0.08 * m_with / m_without);
@@ -75,8 +82,10 @@ TEST(X60Vset, MemsetM1WithAVsetvliPerIterationRunsAtHalfTheSpeed) {
 
 TEST(X60Vset, MemsetM4HidesTheVsetvli) {
   const double with_vset = modeled(true, 4), without = modeled(false, 4);
-  std::printf("  memset m4 per 128-byte iteration: vsetvli each iteration %.2f cycles (board %.2f), vl set once %.2f "
-              "(board %.2f)\n", with_vset, measured(true, 4), without, measured(false, 4));
+  std::printf(
+      "  memset m4 per 128-byte iteration: vsetvli each iteration %.2f cycles (board %.2f), vl set once %.2f "
+      "(board %.2f)\n",
+      with_vset, measured(true, 4), without, measured(false, 4));
   EXPECT_NEAR(with_vset, measured(true, 4), 0.1 * measured(true, 4));
   EXPECT_LT(with_vset - without, 0.1 * without);
 }

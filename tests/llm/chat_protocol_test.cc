@@ -83,7 +83,8 @@ TEST(ChatProtocol, AReasoningModelThatOnlyReasonedIsToldToRaiseItsTokenLimit) {
   EXPECT_EQ(p.content.find("long thoughts"), std::string::npos);
   ASSERT_TRUE(p.usage);
   EXPECT_EQ(p.usage->completion_tokens, 900);
-  p = parse_chat_completion(R"({"choices":[{"finish_reason":"length","message":{"content":null,"reasoning_content":"still thinking"}}]})");
+  p = parse_chat_completion(
+      R"({"choices":[{"finish_reason":"length","message":{"content":null,"reasoning_content":"still thinking"}}]})");
   ASSERT_TRUE(p.problem);
   EXPECT_NE(p.problem->find("raise llm.max_tokens"), std::string::npos) << *p.problem;
 }

@@ -41,7 +41,9 @@ TEST(Discovery, RecognisesVllmFromItsReply) {
   EXPECT_EQ(found->kind, "vLLM");
 }
 
-TEST(Discovery, NothingOnAClosedPort) { EXPECT_FALSE(discover_local_server({a_closed_port()}, 0.3).has_value()); }
+TEST(Discovery, NothingOnAClosedPort) {
+  EXPECT_FALSE(discover_local_server({a_closed_port()}, 0.3).has_value());
+}
 
 // The API key belongs to the endpoint its owner named: a server that merely answers on a discovery port
 // never sees it, unless the user opts in.

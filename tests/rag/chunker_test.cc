@@ -14,7 +14,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-Document doc(DocumentKind kind, std::string text) { return {"notes/d", kind, std::move(text), {}}; }
+Document doc(DocumentKind kind, std::string text) {
+  return {"notes/d", kind, std::move(text), {}};
+}
 
 // The first chunk whose text holds `needle`; fails the test when there is none.
 const Chunk& find(const std::vector<Chunk>& chunks, const std::string& needle) {
@@ -67,29 +69,29 @@ void expect_contract(const Document& d, const ChunkOptions& options, const std::
 
 TEST(Chunker, AsciiDocSectionsNestIntoPaths) {
   const std::string text =
-      "= Guide\n"                                  // 1
-      ":toc: left\n"                               // 2
-      "\n"                                         // 3
-      "Preamble text.\n"                           // 4
-      "\n"                                         // 5
-      "== Loads\n"                                 // 6
-      "\n"                                         // 7
-      "Unit-stride text.\n"                        // 8
-      "\n"                                         // 9
-      "[[sec-strided]]\n"                          // 10
-      "=== Strided Loads\n"                        // 11
-      "\n"                                         // 12
-      "Strided text that says VLMAX\n"             // 13
-      "= VLEN in a sentence, not a title.\n"       // 14
-      "\n"                                         // 15
-      "// a comment, not content\n"                // 16
-      "===== Skipped a level\n"                    // 17
-      "\n"                                         // 18
-      "Deep text.\n"                               // 19
-      "\n"                                         // 20
-      "== Stores ==\n"                             // 21
-      "\n"                                         // 22
-      "Store text.\n";                             // 23
+      "= Guide\n"                             // 1
+      ":toc: left\n"                          // 2
+      "\n"                                    // 3
+      "Preamble text.\n"                      // 4
+      "\n"                                    // 5
+      "== Loads\n"                            // 6
+      "\n"                                    // 7
+      "Unit-stride text.\n"                   // 8
+      "\n"                                    // 9
+      "[[sec-strided]]\n"                     // 10
+      "=== Strided Loads\n"                   // 11
+      "\n"                                    // 12
+      "Strided text that says VLMAX\n"        // 13
+      "= VLEN in a sentence, not a title.\n"  // 14
+      "\n"                                    // 15
+      "// a comment, not content\n"           // 16
+      "===== Skipped a level\n"               // 17
+      "\n"                                    // 18
+      "Deep text.\n"                          // 19
+      "\n"                                    // 20
+      "== Stores ==\n"                        // 21
+      "\n"                                    // 22
+      "Store text.\n";                        // 23
   const Document d = doc(DocumentKind::asciidoc, text);
   const ChunkOptions options{.max_chars = 1000, .min_chars = 10};
   const auto chunks = chunk_document(d, options);
@@ -107,13 +109,14 @@ TEST(Chunker, AsciiDocSectionsNestIntoPaths) {
     EXPECT_EQ(c.text.find("[[sec-strided]]"), std::string::npos);  // a title's anchor is not content
     EXPECT_EQ(c.text.find(":toc:"), std::string::npos);            // nor are attribute entries
     EXPECT_EQ(c.text.find("a comment"), std::string::npos);
-    EXPECT_EQ(c.text.find("== Loads"), std::string::npos);         // the heading line is not repeated
+    EXPECT_EQ(c.text.find("== Loads"), std::string::npos);  // the heading line is not repeated
   }
 }
 
 TEST(Chunker, AsciiDocListingStaysWholeAndItsEqualsLinesAreNoTitles) {
   std::string listing = "[source,c]\n----\n";
-  for (int i = 0; i < 30; ++i) listing += "x = __riscv_vfmacc_vf_f32m4(x, a, b, vl);  // step " + std::to_string(i) + "\n";
+  for (int i = 0; i < 30; ++i)
+    listing += "x = __riscv_vfmacc_vf_f32m4(x, a, b, vl);  // step " + std::to_string(i) + "\n";
   listing += "\n== not a title inside a listing\n\n= nor this\n----\n";
   ASSERT_GT(listing.size(), 1000u);
   ASSERT_LT(listing.size(), 2000u);
@@ -143,7 +146,8 @@ TEST(Chunker, AsciiDocListingStaysWholeAndItsEqualsLinesAreNoTitles) {
 // An AsciiDoc table with `rows` rows under a header, starting at line 1.
 std::string adoc_table(int rows) {
   std::string t = "[cols=\"1,3\"]\n|===\n| Instruction | Meaning\n\n";
-  for (int i = 0; i < rows; ++i) t += "| vop" + std::to_string(i) + ".vv | operation number " + std::to_string(i) + "\n";
+  for (int i = 0; i < rows; ++i)
+    t += "| vop" + std::to_string(i) + ".vv | operation number " + std::to_string(i) + "\n";
   return t + "|===\n";
 }
 
@@ -193,9 +197,10 @@ TEST(Chunker, OversizedTableIsSplitAtRowsWithItsHeaderInEveryPart) {
 TEST(Chunker, MarkdownHeadingsFencesAndPipeTables) {
   std::string table = "| op | cost |\n|---|---:|\n";
   for (int i = 0; i < 150; ++i) table += "| vop" + std::to_string(i) + " | " + std::to_string(i) + " |\n";
-  const std::string text = "# Notes\n\nIntro.\n\n## Reductions\n\n```c\n# not a heading\nint x;\n```\n\n"
-                           "### Costs ###\n\n" + table +
-                           "\nSetext Title\n============\n\nUnder the setext title.\n\n~~~\n## not one either\n~~~\n";
+  const std::string text =
+      "# Notes\n\nIntro.\n\n## Reductions\n\n```c\n# not a heading\nint x;\n```\n\n"
+      "### Costs ###\n\n" +
+      table + "\nSetext Title\n============\n\nUnder the setext title.\n\n~~~\n## not one either\n~~~\n";
   const Document d = doc(DocumentKind::markdown, text);
   const ChunkOptions options{.max_chars = 600, .min_chars = 10};
   const auto chunks = chunk_document(d, options);
@@ -289,7 +294,7 @@ TEST(Chunker, CSourceIsSplitByTopLevelBlocks) {
   EXPECT_EQ(chunks[1].section, "");
   EXPECT_EQ(chunks[1].text, "#include <stddef.h>\n#include <riscv_vector.h>");
   EXPECT_EQ(chunks[2].section, "static void add(float *y, const float *x, size_t n)");
-  EXPECT_EQ(chunks[2].line, 10u);  // its comment belongs to it
+  EXPECT_EQ(chunks[2].line, 10u);                                    // its comment belongs to it
   EXPECT_NE(chunks[2].text.find("(void)s;\n}"), std::string::npos);  // a blank line inside does not split it
   EXPECT_EQ(chunks[3].section, "typedef struct pair_t");
   EXPECT_EQ(chunks[3].line, 21u);
@@ -297,8 +302,9 @@ TEST(Chunker, CSourceIsSplitByTopLevelBlocks) {
 }
 
 TEST(Chunker, CppNamespacesAreLookedThrough) {
-  const std::string cc = "#include <vector>\n\nnamespace eok::rag {\nnamespace {\n\nint one() {\n  return 1;\n}\n\n"
-                         "}  // namespace\n\nclass Box {\n public:\n  int v = 0;\n};\n\n}  // namespace eok::rag\n";
+  const std::string cc =
+      "#include <vector>\n\nnamespace eok::rag {\nnamespace {\n\nint one() {\n  return 1;\n}\n\n"
+      "}  // namespace\n\nclass Box {\n public:\n  int v = 0;\n};\n\n}  // namespace eok::rag\n";
   const Document d = doc(DocumentKind::code, cc);
   const ChunkOptions options{.max_chars = 2000, .min_chars = 0};
   const auto chunks = chunk_document(d, options);
@@ -309,7 +315,8 @@ TEST(Chunker, CppNamespacesAreLookedThrough) {
 
 TEST(Chunker, OversizedFunctionIsSplitAtStatements) {
   std::string body = "void big(float *y) {\n";
-  for (int i = 0; i < 200; ++i) body += "  y[" + std::to_string(i) + "] = __riscv_vfmv_f_s_f32m1_f32(v" + std::to_string(i) + ");\n";
+  for (int i = 0; i < 200; ++i)
+    body += "  y[" + std::to_string(i) + "] = __riscv_vfmv_f_s_f32m1_f32(v" + std::to_string(i) + ");\n";
   body += "}\n";
   const Document d = doc(DocumentKind::code, body);
   const ChunkOptions options{.max_chars = 1000, .min_chars = 100};
@@ -327,7 +334,7 @@ TEST(Chunker, OversizedFunctionIsSplitAtStatements) {
 
 TEST(Documents, ListsSupportedFilesSortedAndSkipsHiddenOnes) {
   TempDir dir(fs::temp_directory_path(), "eok-chunker-");
-  const fs::path d = dir.path();
+  const fs::path& d = dir.path();
   for (const char* f : {"b.md", "a/z.adoc", "a/y.txt", "c.cc", "d.h", "e.RST", "f.markdown", ".hidden.md", ".git/x.md",
                         "image.png", "COPYING.CC", "LICENSE", "a/.cache/x.adoc"}) {
     write_file_atomic(d / f, "text\n");
@@ -345,7 +352,7 @@ TEST(Documents, ListsSupportedFilesSortedAndSkipsHiddenOnes) {
 
 TEST(LoadDocument, InlinesIncludesAndSaysWhichAreMissingOrCircular) {
   TempDir dir(fs::temp_directory_path(), "eok-chunker-");
-  const fs::path d = dir.path();
+  const fs::path& d = dir.path();
   write_file_atomic(d / "main.adoc",
                     "= Main\n\ninclude::parts/part.adoc[]\n\ninclude::missing.adoc[]\n\ninclude::main.adoc[]\n\n"
                     "== Code\n\n----\ninclude::parts/code.c[lines=1..2]\n----\n");
@@ -387,7 +394,7 @@ TEST(LoadDocument, IncludesNestAtMostEightDeep) {
 
 TEST(LoadDocument, SkipsEmptyAndBinaryFilesAndReadsLatin1) {
   TempDir dir(fs::temp_directory_path(), "eok-chunker-");
-  const fs::path d = dir.path();
+  const fs::path& d = dir.path();
   write_file_atomic(d / "empty.md", "");
   write_file_atomic(d / "blank.md", "  \n\n\t\n");
   write_file_atomic(d / "nul.txt", std::string("text\0more", 9));
@@ -417,8 +424,9 @@ TEST(LoadDocument, SkipsEmptyAndBinaryFilesAndReadsLatin1) {
 TEST(Chunker, TheRealSpecsKeepTheSizeCap) {
   const fs::path corpus = fs::path(EOK_SOURCE_DIR) / ".." / "shared" / "data" / "rag-corpus";
   if (!fs::exists(corpus / "riscv-v-spec" / "v-spec.adoc")) GTEST_SKIP() << "no shared rag-corpus at " << corpus;
-  for (const fs::path& file : {corpus / "riscv-v-spec" / "v-spec.adoc",
-                               corpus / "rvv-intrinsic-doc" / "intrinsic_funcs" / "05_vector_reduction_operations.adoc"}) {
+  for (const fs::path& file :
+       {corpus / "riscv-v-spec" / "v-spec.adoc",
+        corpus / "rvv-intrinsic-doc" / "intrinsic_funcs" / "05_vector_reduction_operations.adoc"}) {
     const auto d = load_document(file, corpus);
     ASSERT_TRUE(d.has_value()) << file;
     for (const ChunkOptions options : {ChunkOptions{}, ChunkOptions{.max_chars = 800, .min_chars = 100}}) {

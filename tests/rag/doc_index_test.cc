@@ -62,13 +62,16 @@ struct Corpus {
 
   Corpus() {
     fs::create_directories(docs);
-    write_file_atomic(docs / "reductions.md",
-                      "# Reductions\n\n## Ordered sums\n\nvfredosum adds in element order: reproducible but slow on in-order cores.\n\n"
-                      "## Unordered sums\n\nvfredusum may reassociate the additions; accumulate in a vector and reduce once.\n");
+    write_file_atomic(
+        docs / "reductions.md",
+        "# Reductions\n\n## Ordered sums\n\nvfredosum adds in element order: reproducible but slow on in-order "
+        "cores.\n\n"
+        "## Unordered sums\n\nvfredusum may reassociate the additions; accumulate in a vector and reduce once.\n");
     write_file_atomic(docs / "memory.md",
                       "# Memory\n\n## Strided loads\n\nvlse32 loads elements a constant byte stride apart.\n\n"
                       "## Segment loads\n\nvlseg2e32 splits interleaved pairs into two registers.\n");
-    write_file_atomic(docs / "lmul.adoc", "= LMUL\n\n== Register groups\n\nLMUL=4 groups four registers; VLMAX = LMUL * VLEN / SEW.\n");
+    write_file_atomic(docs / "lmul.adoc",
+                      "= LMUL\n\n== Register groups\n\nLMUL=4 groups four registers; VLMAX = LMUL * VLEN / SEW.\n");
   }
 };
 
@@ -87,7 +90,9 @@ TEST(DocIndex, BuildsQueriesAndUpdatesOnlyWhatChanged) {
   EXPECT_EQ(hits[0].chunk.source, "notes/reductions.md");
   EXPECT_NE(hits[0].chunk.section.find("Ordered sums"), std::string::npos) << hits[0].chunk.section;
   EXPECT_GT(hits[0].lexical_score, 0);
-  EXPECT_EQ(ix.query("interleaved pairs into two registers", 1)[0].chunk.section.find("Segment loads") != std::string::npos, true);
+  EXPECT_EQ(
+      ix.query("interleaved pairs into two registers", 1)[0].chunk.section.find("Segment loads") != std::string::npos,
+      true);
 
   // Nothing changed: nothing is read again.
   const DocBuildReport same = DocIndex::build({c.docs}, c.index);
@@ -152,7 +157,8 @@ TEST(DocIndexRetrievalSet, RecallAtFiveOverTheSharedCorpus) {
   TempDir dir(fs::temp_directory_path(), "eok-ragset-");
   DocIndex::build({corpus}, dir.path() / "index");
   const DocIndex ix = DocIndex::load(dir.path() / "index");
-  const auto set = nlohmann::json::parse(read_file(fs::path(EOK_TEST_DATA_DIR) / "fixtures" / "rag" / "retrieval_set.json"));
+  const auto set =
+      nlohmann::json::parse(read_file(fs::path(EOK_TEST_DATA_DIR) / "fixtures" / "rag" / "retrieval_set.json"));
   auto lower = [](std::string s) {
     for (char& ch : s) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     return s;

@@ -19,7 +19,9 @@ float cosine(const std::vector<float>& a, const std::vector<float>& b) {
   return s;
 }
 
-float norm(const std::vector<float>& v) { return std::sqrt(cosine(v, v)); }
+float norm(const std::vector<float>& v) {
+  return std::sqrt(cosine(v, v));
+}
 
 bool has(const std::vector<std::string>& tokens, const std::string& t) {
   return std::find(tokens.begin(), tokens.end(), t) != tokens.end();
@@ -57,7 +59,8 @@ const std::vector<std::string>& corpus() {
 }
 
 TEST(CodeTokens, SplitsIdentifiersAndKeepsRvvNamesWhole) {
-  const auto t = code_tokens("Optimize sgemvKernel_T with __riscv_vfmacc_vf_f32m8 and vle32.v loads", {.bigrams = false});
+  const auto t =
+      code_tokens("Optimize sgemvKernel_T with __riscv_vfmacc_vf_f32m8 and vle32.v loads", {.bigrams = false});
   EXPECT_TRUE(has(t, "sgemv"));
   EXPECT_TRUE(has(t, "kernel"));
   EXPECT_TRUE(has(t, "vfmacc"));           // the stem
@@ -71,8 +74,9 @@ TEST(CodeTokens, SplitsIdentifiersAndKeepsRvvNamesWhole) {
 }
 
 TEST(CodeTokens, DropsNumbersHashesUrlsAndTrailers) {
-  const auto t = code_tokens("Fix 8x4 kernel, see a3f9c21d and https://example.org/x 42\n\nSigned-off-by: Jane Roe <jane@example.org>",
-                             {.bigrams = false});
+  const auto t = code_tokens(
+      "Fix 8x4 kernel, see a3f9c21d and https://example.org/x 42\n\nSigned-off-by: Jane Roe <jane@example.org>",
+      {.bigrams = false});
   EXPECT_EQ(t, (std::vector<std::string>{"fix", "kernel"}));
 }
 
@@ -107,7 +111,8 @@ TEST(OfflineEmbedder, SimilarTextsAreCloserThanUnrelatedOnes) {
 
 TEST(OfflineEmbedder, RvvMnemonicsMatter) {
   auto e = OfflineEmbedder::fit(corpus());
-  const auto v = e.embed({"use vfredusum in the kernel", "kernel with __riscv_vfredusum_vs_f32m1_f32m1", "use vfmacc in the kernel"});
+  const auto v = e.embed(
+      {"use vfredusum in the kernel", "kernel with __riscv_vfredusum_vs_f32m1_f32m1", "use vfmacc in the kernel"});
   EXPECT_GT(cosine(v[0], v[1]), cosine(v[0], v[2]));
   EXPECT_GT(cosine(v[0], v[1]), 0.5f);
 }

@@ -18,7 +18,8 @@ struct Docs {
     fs::create_directories(docs);
     for (int i = 0; i < 6; ++i) {
       std::string text = "= LMUL note " + std::to_string(i) + "\n\n== Register groups\n\n";
-      for (int k = 0; k < 12; ++k) text += "LMUL=4 groups four vector registers; vsetvli sets vl and vtype for the strip. ";
+      for (int k = 0; k < 12; ++k)
+        text += "LMUL=4 groups four vector registers; vsetvli sets vl and vtype for the strip. ";
       write_file_atomic(docs / ("lmul" + std::to_string(i) + ".adoc"), text + "\n");
     }
     rag::DocIndex::build({docs}, index);
@@ -31,7 +32,8 @@ rag::RetrievalQuery query_with_examples(size_t n, size_t chars) {
   q.thought = "Raise LMUL so that each vector instruction covers more elements";
   q.descriptions = {"strip-mined loop at LMUL 1"};
   q.code = {"vl = __riscv_vsetvl_e32m1(n); v = __riscv_vle32_v_f32m1(x, vl);"};
-  for (size_t i = 0; i < n; ++i) q.thought_examples.push_back("example " + std::to_string(i) + "\n" + std::string(chars, 'c') + "\n");
+  for (size_t i = 0; i < n; ++i)
+    q.thought_examples.push_back("example " + std::to_string(i) + "\n" + std::string(chars, 'c') + "\n");
   return q;
 }
 

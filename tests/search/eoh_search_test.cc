@@ -44,7 +44,8 @@ TEST_F(EohSearchTest, OperatorsRunInTurnEachWithItsOffspringFromThePopulationThe
   // Population 1: after each operator only the fastest survives, and the next operator works from it.
   const auto& m3 = reqs.back();
   ASSERT_EQ(m3.parents.size(), 1u);
-  EXPECT_DOUBLE_EQ(m3.parents.front().cycles(), 900 - 10 * 8) << "M3 worked from the best child of M2 (the 8th proposal)";
+  EXPECT_DOUBLE_EQ(m3.parents.front().cycles(), 900 - 10 * 8)
+      << "M3 worked from the best child of M2 (the 8th proposal)";
   EXPECT_GE(seen_parents.size(), 5u);
 }
 

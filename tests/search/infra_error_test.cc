@@ -161,8 +161,8 @@ TEST_F(InfraErrorTest, AnInfraErrorIsNotChargedToItsThoughtNorFedBackNorKept) {
   const search::EohResult res = search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {}, &ideas.ideas.front());
 
   for (const auto& o : res.observations) {
-    EXPECT_TRUE(o.id != "I1.T1" && o.id != "I1.T2") << "thought " << o.id << " was charged " << o.improvement
-                                                    << " for an infrastructure failure";
+    EXPECT_TRUE(o.id != "I1.T1" && o.id != "I1.T2")
+        << "thought " << o.id << " was charged " << o.improvement << " for an infrastructure failure";
   }
   for (const auto& r : gen.requests()) {
     EXPECT_EQ(r.feedback.find("infra_error"), std::string::npos) << r.op << " was told: " << r.feedback;
@@ -170,7 +170,8 @@ TEST_F(InfraErrorTest, AnInfraErrorIsNotChargedToItsThoughtNorFedBackNorKept) {
   for (const auto& k : res.population) EXPECT_TRUE(k.ok()) << "kernel #" << k.kernel.id << " " << k.eval.status;
   EXPECT_FALSE(c->stop) << c->ctx->stop_reason;
   const std::string logged = log.text();
-  EXPECT_NE(logged.find("infra_error: the reference of relu_f32 failed (scripted); not held against the kernel"), std::string::npos)
+  EXPECT_NE(logged.find("infra_error: the reference of relu_f32 failed (scripted); not held against the kernel"),
+            std::string::npos)
       << logged;
 }
 
@@ -207,7 +208,8 @@ TEST_F(InfraErrorTest, InfraErrorsInARowStopTheRunAndSayWhatToCheck) {
   settings_.population = 4;
   settings_.generations = 2;
   ScriptedJudge judge;
-  ScriptedGenerator gen([](const search::ProposalRequest& r) { return "INFRA " + r.op + " " + std::to_string(r.seed) + ";\n"; });
+  ScriptedGenerator gen(
+      [](const search::ProposalRequest& r) { return "INFRA " + r.op + " " + std::to_string(r.seed) + ";\n"; });
   auto evals = service(judge);
   const ScoredKernel base = evals->baseline();
   auto c = context(*evals, &gen, nullptr);
@@ -244,7 +246,9 @@ TEST_F(InfraErrorTest, ACorrectEvaluationBreaksTheStreak) {
 TEST_F(InfraErrorTest, TheTunerDoesNotCountInfraErrorsAndStopsWhenTheyKeepComing) {
   ScriptedJudge judge;
   std::string ker0;
-  judge.verdict = [&](const std::string& s) { return s == ker0 ? evaluator::EvalStatus::ok : evaluator::EvalStatus::infra_error; };
+  judge.verdict = [&](const std::string& s) {
+    return s == ker0 ? evaluator::EvalStatus::ok : evaluator::EvalStatus::infra_error;
+  };
   ker0 = read_file(task_.ker0_path());
   auto evals = service(judge);
   const ScoredKernel base = evals->baseline();

@@ -47,8 +47,9 @@ TEST(KernelBrief, AFailureShowsTheChildsIdeaAndItsChangeToTheParent) {
   const auto parent = scored(kParent, "ok", 1000, "{}");
   std::string child_src = kParent;
   child_src.replace(child_src.find("  d();"), 6, "  d2();");
-  auto child = scored(child_src, "wrong_answer", 0,
-                      R"({"evidence": {"mismatches": [{"sizes": "n=33", "output": "x", "index": 3, "expected": "1", "got": "2"}]}})");
+  auto child = scored(
+      child_src, "wrong_answer", 0,
+      R"({"evidence": {"mismatches": [{"sizes": "n=33", "output": "x", "index": 3, "expected": "1", "got": "2"}]}})");
   child.kernel.description = "fuse d into c";
   const std::string fb = failure_feedback(child, &parent);
   EXPECT_NE(fb.find("Its idea: fuse d into c"), std::string::npos) << fb;

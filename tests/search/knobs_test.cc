@@ -43,7 +43,9 @@ std::string rescale_error(const std::string& source, const std::string& from, co
   return config_error([&] { rescaled(source, from, to); });
 }
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+  return text.find(part) != std::string::npos;
+}
 
 // Compiles `source` as the evaluator compiles candidates; "" when it builds, else clang's report.
 std::string compile_error(const std::string& source, const std::string& march, const std::string& label) {

@@ -16,7 +16,8 @@ search::ScoredKernel scored(double cycles, std::optional<double> mad_cycles) {
   nlohmann::json e = {{"evidence", nlohmann::json::object()}};
   // A timer in nanoseconds at 1.6 GHz: the board timer gives the MAD in cycles too.
   if (mad_cycles) {
-    e["measurement"] = {{"median", cycles / 1.6}, {"median_cycles", cycles}, {"mad", *mad_cycles / 1.6}, {"mad_cycles", *mad_cycles}};
+    e["measurement"] = {
+        {"median", cycles / 1.6}, {"median_cycles", cycles}, {"mad", *mad_cycles / 1.6}, {"mad_cycles", *mad_cycles}};
   }
   k.eval.evidence_json = e.dump();
   return k;

@@ -7,8 +7,8 @@ namespace eok::search {
 namespace {
 
 TEST(StatusLine, FitsTheTerminalAndCarriesNoControlCharacters) {
-  const std::string long_line = "iteration 1/2 | 12/56 proposals (3 correct, 9 failed) | LLM 12 calls | best 1.130x | " +
-                                std::string(200, 'x');
+  const std::string long_line =
+      "iteration 1/2 | 12/56 proposals (3 correct, 9 failed) | LLM 12 calls | best 1.130x | " + std::string(200, 'x');
   const std::string fitted = fit_status_line(long_line, 80);
   EXPECT_LT(fitted.size(), 80u);
   EXPECT_EQ(fitted.substr(fitted.size() - 3), "...");

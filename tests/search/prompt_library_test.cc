@@ -14,13 +14,15 @@ namespace fs = std::filesystem;
 TEST(PromptTemplate, FillsValuesAndDropsEmptySections) {
   const std::string t = "Task {{task}}.\n{{#feedback}}Last time: {{feedback}}\n{{/feedback}}Go.";
   EXPECT_EQ(llm::fill_template(t, {{"task", "relu"}}), "Task relu.\nGo.");
-  EXPECT_EQ(llm::fill_template(t, {{"task", "relu"}, {"feedback", "wrong_answer"}}), "Task relu.\nLast time: wrong_answer\nGo.");
+  EXPECT_EQ(llm::fill_template(t, {{"task", "relu"}, {"feedback", "wrong_answer"}}),
+            "Task relu.\nLast time: wrong_answer\nGo.");
   EXPECT_THROW(llm::fill_template("{{#x}} never closed", {{"x", "1"}}), ConfigError);
   EXPECT_EQ(llm::template_placeholders(t), (std::vector<std::string>{"feedback", "task"}));
 }
 
 TEST(PromptLibrary, TheShippedPromptsLoadAndUseOnlyKnownPlaceholders) {
-  llm::PromptLibrary lib(fs::path(EOK_SOURCE_DIR) / "prompts", LlmGenerator::required_prompts(), LlmGenerator::placeholders());
+  llm::PromptLibrary lib(fs::path(EOK_SOURCE_DIR) / "prompts", LlmGenerator::required_prompts(),
+                         LlmGenerator::placeholders());
   const std::string m1 = lib.render("m1", {{"task_name", "ReLU"}, {"parent", "PARENT"}, {"feedback", "it crashed"}});
   EXPECT_NE(m1.find("ReLU"), std::string::npos);
   EXPECT_NE(m1.find("PARENT"), std::string::npos);

@@ -38,7 +38,8 @@ TEST(Proposal, ExtraBlocksThatDoNotDefineTheEntryAreIgnored) {
 }
 
 TEST(Proposal, TheLastCompleteDefinitionWins) {
-  Proposal p = parse_proposal("Draft:\n```c\nvoid k(int *a) { a[0] = 1; }\n```\nBetter:\n```c\nvoid k(int *a) { a[0] = 2; }\n```", "k");
+  Proposal p = parse_proposal(
+      "Draft:\n```c\nvoid k(int *a) { a[0] = 1; }\n```\nBetter:\n```c\nvoid k(int *a) { a[0] = 2; }\n```", "k");
   ASSERT_TRUE(p.ok) << p.reason;
   EXPECT_NE(p.code.find("a[0] = 2"), std::string::npos);
   // A revision cut off by the token limit: the complete draft before it is the kernel.
@@ -62,7 +63,8 @@ TEST(Proposal, AReasoningModelsThinkingIsSkipped) {
 }
 
 TEST(Proposal, TheIdeaSentenceIsNotCutAtADecimalPoint) {
-  Proposal p = parse_proposal("Unrolling by 2.5x hides the latency. Then more.\n```c\nvoid k(int *a) { a[0] = 1; }\n```", "k");
+  Proposal p =
+      parse_proposal("Unrolling by 2.5x hides the latency. Then more.\n```c\nvoid k(int *a) { a[0] = 1; }\n```", "k");
   ASSERT_TRUE(p.ok);
   EXPECT_EQ(p.idea, "Unrolling by 2.5x hides the latency.");
 }
@@ -70,7 +72,8 @@ TEST(Proposal, TheIdeaSentenceIsNotCutAtADecimalPoint) {
 TEST(Proposal, UnusableRepliesSayWhy) {
   EXPECT_EQ(parse_proposal("I cannot help with that.", "k").reason, "no fenced code block in the reply");
   EXPECT_EQ(parse_proposal("```c\nint other(void) { return 0; }\n```", "k").reason, "no code block defines k()");
-  EXPECT_NE(parse_proposal("```c\nvoid k(int *a) { a[0] = 1;", "k").reason.find("not closed (truncated reply?)"), std::string::npos);
+  EXPECT_NE(parse_proposal("```c\nvoid k(int *a) { a[0] = 1;", "k").reason.find("not closed (truncated reply?)"),
+            std::string::npos);
   EXPECT_EQ(parse_proposal("```c\nvoid k(int *a) { a[0] = '\xff'; }\n```", "k").reason, "reply is not valid UTF-8");
   EXPECT_NE(parse_proposal(std::string(300 * 1024, 'x'), "k").reason.find("reply too large"), std::string::npos);
   // A call is not a definition.

@@ -21,18 +21,21 @@ std::unique_ptr<TempDir> VirtualBoardTest::home_;
 std::unique_ptr<Workspace> VirtualBoardTest::workspace_;
 std::unique_ptr<evaluator::BoardSession> VirtualBoardTest::session_;
 
-fs::path source_root() { return EOK_SOURCE_DIR; }
+fs::path source_root() {
+  return EOK_SOURCE_DIR;
+}
 
 std::string read_if_exists(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
   return std::string(std::istreambuf_iterator<char>(in), {});
 }
 
-std::string read_fixture(const std::string& relative) { return read_file(fs::path(EOK_TEST_DATA_DIR) / "fixtures" / relative); }
+std::string read_fixture(const std::string& relative) {
+  return read_file(fs::path(EOK_TEST_DATA_DIR) / "fixtures" / relative);
+}
 
 ProcessResult run_eok(const std::vector<std::string>& args, const fs::path& home, double wall_seconds,
-                      uint64_t address_space_bytes,
-                      const std::vector<std::string>& extra_env) {
+                      uint64_t address_space_bytes, const std::vector<std::string>& extra_env) {
   ProcessSpec spec;
   spec.argv = {(fs::path(EOK_BINARY_DIR) / "eok").string()};
   spec.argv.insert(spec.argv.end(), args.begin(), args.end());
@@ -58,18 +61,29 @@ void VirtualBoardTest::TearDownTestSuite() {
   home_.reset();
 }
 
-evaluator::Task VirtualBoardTest::task(const std::string& id) { return evaluator::load_task(source_root() / "kernels" / id); }
+evaluator::Task VirtualBoardTest::task(const std::string& id) {
+  return evaluator::load_task(source_root() / "kernels" / id);
+}
 
 evaluator::EvalResult VirtualBoardTest::eval(const std::string& task_id, const std::string& source, uint64_t seed) {
   return session_->evaluator->evaluate_against_baseline(task(task_id), source, seed);
 }
 
-fs::path build_program(const fs::path& dir, const std::string& source, const std::string& lang, const std::string& march) {
+fs::path build_program(const fs::path& dir, const std::string& source, const std::string& lang,
+                       const std::string& march) {
   const fs::path src = dir / ("prog." + lang), exe = dir / "prog";
   write_file_atomic(src, source);
   ProcessSpec spec;
-  spec.argv = {"clang-22", "--target=riscv64-linux-gnu", "-march=" + march, "-O2", "-static", "-fuse-ld=lld",
-               "-I" + (source_root() / "evaluator" / "target").string(), src.string(), "-o", exe.string()};
+  spec.argv = {"clang-22",
+               "--target=riscv64-linux-gnu",
+               "-march=" + march,
+               "-O2",
+               "-static",
+               "-fuse-ld=lld",
+               "-I" + (source_root() / "evaluator" / "target").string(),
+               src.string(),
+               "-o",
+               exe.string()};
   ProcessResult r = run_process(spec);
   EXPECT_TRUE(r.ok()) << r.err;
   return exe;

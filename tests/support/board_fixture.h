@@ -17,15 +17,16 @@
 namespace eok::testing {
 
 std::filesystem::path source_root();
-std::string read_fixture(const std::string& relative);  // under tests/fixtures/
+std::string read_fixture(const std::string& relative);          // under tests/fixtures/
 std::string read_if_exists(const std::filesystem::path& file);  // "" when it does not exist (yet)
 
 // Runs the built eok program as a user would, from the source tree, with EOK_HOME=`home` and no LLM
 // (nothing configured, no discovery, whatever listens on this machine's usual ports). `address_space_bytes`
 // (0: none) bounds its memory, for tests where a regression would read without end. `extra_env`: more
 // NAME=VALUE settings of the environment.
-ProcessResult run_eok(const std::vector<std::string>& args, const std::filesystem::path& home, double wall_seconds = 300,
-                      uint64_t address_space_bytes = 0, const std::vector<std::string>& extra_env = {});
+ProcessResult run_eok(const std::vector<std::string>& args, const std::filesystem::path& home,
+                      double wall_seconds = 300, uint64_t address_space_bytes = 0,
+                      const std::vector<std::string>& extra_env = {});
 
 // One session per test suite: evaluations share the object and baseline caches of a temporary workspace.
 class VirtualBoardTest : public ::testing::Test {
@@ -45,8 +46,8 @@ class VirtualBoardTest : public ::testing::Test {
 };
 
 // Builds a static riscv64 program from C or assembly (`lang` "c" or "s") into `dir`.
-std::filesystem::path build_program(const std::filesystem::path& dir, const std::string& source, const std::string& lang,
-                                    const std::string& march = "rv64gcv");
+std::filesystem::path build_program(const std::filesystem::path& dir, const std::string& source,
+                                    const std::string& lang, const std::string& march = "rv64gcv");
 
 struct PluginRun {
   ProcessResult process;

@@ -92,7 +92,9 @@ std::string RecordedRequest::header(const std::string& lowercase_name) const {
   return it == headers.end() ? "" : it->second;
 }
 
-json RecordedRequest::json() const { return nlohmann::json::parse(body); }
+json RecordedRequest::json() const {
+  return nlohmann::json::parse(body);
+}
 
 // ---- the server -----------------------------------------------------------------------------------------
 
@@ -291,7 +293,9 @@ struct FakeOpenAiServer::State {
         res.set_content(body, "application/json");
         return;
       }
-      case FakeReply::Kind::close_connection: shut_down_connection(req.local_port, req.remote_port); return;
+      case FakeReply::Kind::close_connection:
+        shut_down_connection(req.local_port, req.remote_port);
+        return;
     }
   }
 };
@@ -317,8 +321,7 @@ FakeOpenAiServer::FakeOpenAiServer() : state_(std::make_unique<State>()) {
   s.server.Post("/v1/embeddings", [&s](const httplib::Request& req, httplib::Response& res) {
     const RecordedRequest request = s.record(req);
     const FakeReply reply = s.next_embedding_reply().value_or(FakeReply{});
-    s.answer(
-        reply, req, res, [&] { return s.embeddings_json(request); }, request);
+    s.answer(reply, req, res, [&] { return s.embeddings_json(request); }, request);
   });
 
   s.server.Get("/v1/models", [&s](const httplib::Request& req, httplib::Response& res) {
@@ -344,7 +347,9 @@ FakeOpenAiServer::FakeOpenAiServer() : state_(std::make_unique<State>()) {
   }
 }
 
-FakeOpenAiServer::~FakeOpenAiServer() { stop(); }
+FakeOpenAiServer::~FakeOpenAiServer() {
+  stop();
+}
 
 void FakeOpenAiServer::stop() {
   State& s = *state_;
@@ -357,9 +362,13 @@ void FakeOpenAiServer::stop() {
   if (s.listener.joinable()) s.listener.join();
 }
 
-int FakeOpenAiServer::port() const { return state_->port; }
+int FakeOpenAiServer::port() const {
+  return state_->port;
+}
 
-std::string FakeOpenAiServer::base_url() const { return "http://127.0.0.1:" + std::to_string(state_->port) + "/v1"; }
+std::string FakeOpenAiServer::base_url() const {
+  return "http://127.0.0.1:" + std::to_string(state_->port) + "/v1";
+}
 
 void FakeOpenAiServer::enqueue(FakeReply reply) {
   std::lock_guard lock(state_->mutex);

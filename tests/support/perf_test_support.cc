@@ -16,7 +16,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-
 std::string iso8601(int64_t ms) {
   const std::time_t t = static_cast<std::time_t>(ms / 1000);
   std::tm tm{};
@@ -72,7 +71,8 @@ PerfTestRepo::~PerfTestRepo() {
 
 std::string PerfTestRepo::commit(const std::string& message, const std::map<std::string, std::string>& changes,
                                  const std::vector<std::string>& parents, int64_t time) {
-  std::map<std::string, std::string> files = parents.empty() ? std::map<std::string, std::string>{} : trees_.at(parents.front());
+  std::map<std::string, std::string> files =
+      parents.empty() ? std::map<std::string, std::string>{} : trees_.at(parents.front());
   for (const auto& [path, content] : changes) {
     if (content.empty()) {
       files.erase(path);
@@ -96,8 +96,9 @@ std::string PerfTestRepo::commit(const std::string& message, const std::map<std:
   git_check(git_signature_new(&sig, "Test Author", "test@example.org", time, 0), "signature");
   git_oid id;
   std::vector<const git_commit*> const_parents(parent_commits.begin(), parent_commits.end());
-  git_check(git_commit_create(&id, repo_, nullptr, sig, sig, nullptr, message.c_str(), tree, const_parents.size(), const_parents.data()),
-        "commit");
+  git_check(git_commit_create(&id, repo_, nullptr, sig, sig, nullptr, message.c_str(), tree, const_parents.size(),
+                              const_parents.data()),
+            "commit");
   git_signature_free(sig);
   for (git_commit* c : parent_commits) git_commit_free(c);
   git_tree_free(tree);
@@ -144,8 +145,9 @@ fs::path write_asv_run(const fs::path& root, const std::string& machine, const s
               {"python", "3.12"},
               {"requirements", json::object()},
               {"env_vars", json::object()},
-              {"result_columns", {"result", "params", "version", "started_at", "duration", "stats_ci_99_a", "stats_ci_99_b",
-                                  "stats_q_25", "stats_q_75", "stats_number", "stats_repeat"}},
+              {"result_columns",
+               {"result", "params", "version", "started_at", "duration", "stats_ci_99_a", "stats_ci_99_b", "stats_q_25",
+                "stats_q_75", "stats_number", "stats_repeat"}},
               {"results", results},
               {"durations", json::object()},
               {"version", 2}};
@@ -158,7 +160,8 @@ fs::path write_asv_run(const fs::path& root, const std::string& machine, const s
 
 void write_gh_pages_log(const fs::path& root, const std::vector<PerfTestLogEntry>& entries) {
   std::vector<PerfTestLogEntry> newest_first = entries;
-  std::sort(newest_first.begin(), newest_first.end(), [](const auto& a, const auto& b) { return a.time_ms > b.time_ms; });
+  std::sort(newest_first.begin(), newest_first.end(),
+            [](const auto& a, const auto& b) { return a.time_ms > b.time_ms; });
   std::string text;
   for (const auto& e : newest_first) {
     const std::string generated = fake_sha(e.time_ms + 1);

@@ -43,13 +43,15 @@ struct PerfTestBenchmark {
 
 // Writes results/<machine>/<commit[0:8]>-virtualenv-py3.12.json (asv format 2) under `root`, with the
 // run's benchmarks started from `started_ms` one second apart, each lasting one second. Returns the file.
-std::filesystem::path write_asv_run(const std::filesystem::path& root, const std::string& machine, const std::string& commit,
-                                    int64_t started_ms, const std::map<std::string, PerfTestBenchmark>& benchmarks);
+std::filesystem::path write_asv_run(const std::filesystem::path& root, const std::string& machine,
+                                    const std::string& commit, int64_t started_ms,
+                                    const std::map<std::string, PerfTestBenchmark>& benchmarks);
 
 // One "add results for" commit of the gh-pages log: machine -> "version=..." line.
 struct PerfTestLogEntry {
   int64_t time_ms;
-  std::map<std::string, std::string> versions;  // machine -> "0.3.27.206 - OpenBLAS 0.3.27.dev DYNAMIC_ARCH SkylakeX MAX_THREADS=64"
+  std::map<std::string, std::string>
+      versions;  // machine -> "0.3.27.206 - OpenBLAS 0.3.27.dev DYNAMIC_ARCH SkylakeX MAX_THREADS=64"
 };
 
 // Writes `root`/gh-pages-log.txt in git log's format (newest first).

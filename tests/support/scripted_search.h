@@ -35,17 +35,20 @@ class ScriptedJudge final : public search::KernelJudge {
   static constexpr double kBaselineCycles = 1000;
 
   std::function<evaluator::EvalStatus(const std::string& source)> verdict;
-  double roofline_cycles = 0;   // > 0: every result carries this roofline
-  double tolerance_used = -1;   // >= 0: every correct result used this share of the tolerance
+  double roofline_cycles = 0;  // > 0: every result carries this roofline
+  double tolerance_used = -1;  // >= 0: every correct result used this share of the tolerance
 
   evaluator::EvalResult judge(const evaluator::Task& task, const std::string& source, uint64_t seed) override {
     evaluator::EvalStatus status = evaluator::EvalStatus::ok;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++calls_[source];
-      if (verdict) status = verdict(source);
-      else if (source.find("INFRA") != std::string::npos) status = evaluator::EvalStatus::infra_error;
-      else if (source.find("WRONG") != std::string::npos) status = evaluator::EvalStatus::wrong_answer;
+      if (verdict)
+        status = verdict(source);
+      else if (source.find("INFRA") != std::string::npos)
+        status = evaluator::EvalStatus::infra_error;
+      else if (source.find("WRONG") != std::string::npos)
+        status = evaluator::EvalStatus::wrong_answer;
     }
     evaluator::EvalResult r;
     r.task = task.id;
@@ -149,7 +152,8 @@ class ScriptedSearchTest : public ::testing::Test {
     (db ? *db : *db_).create_run(r);
   }
 
-  std::unique_ptr<search::EvaluationService> service(ScriptedJudge& judge, const std::string& run = "r1", int concurrency = 4) {
+  std::unique_ptr<search::EvaluationService> service(ScriptedJudge& judge, const std::string& run = "r1",
+                                                     int concurrency = 4) {
     return std::make_unique<search::EvaluationService>(judge, *db_, task_, "k1", run, 7, concurrency);
   }
 
@@ -171,7 +175,8 @@ class ScriptedSearchTest : public ::testing::Test {
     search::Progress progress{100, false};
     std::unique_ptr<search::SearchContext> ctx;
   };
-  std::unique_ptr<Ctx> context(search::EvaluationService& evals, search::Generator* gen, const idea_pool::IdeaPool* pool) {
+  std::unique_ptr<Ctx> context(search::EvaluationService& evals, search::Generator* gen,
+                               const idea_pool::IdeaPool* pool) {
     auto c = std::make_unique<Ctx>();
     c->ctx.reset(new search::SearchContext{task_, settings_, evals, gen, c->progress, pool, c->stop, {}, {}});
     return c;

@@ -24,7 +24,6 @@ std::string oid_hex(const git_oid& oid) {
 
 namespace {
 
-
 git_oid oid(const std::string& sha) {
   git_oid o;
   git_check(git_oid_fromstr(&o, sha.c_str()), "parse " + sha);
@@ -57,7 +56,8 @@ std::string SyntheticRepo::write_dir(const Dir& dir) {
   if (auto it = trees_written_.find(key); it != trees_written_.end()) return it->second;
   git_treebuilder* tb = nullptr;
   git_check(git_treebuilder_new(&tb, repo_, nullptr), "new tree");
-  for (const auto& [name, e] : entries) git_check(git_treebuilder_insert(nullptr, tb, name.c_str(), &e.first, e.second), "insert " + name);
+  for (const auto& [name, e] : entries)
+    git_check(git_treebuilder_insert(nullptr, tb, name.c_str(), &e.first, e.second), "insert " + name);
   git_oid out;
   const int rc = git_treebuilder_write(&out, tb);
   git_treebuilder_free(tb);
@@ -77,7 +77,8 @@ SyntheticRepo::~SyntheticRepo() {
   git_libgit2_shutdown();
 }
 
-std::string SyntheticRepo::write_commit(const std::string& message, const Files& files, const std::vector<std::string>& parents) {
+std::string SyntheticRepo::write_commit(const std::string& message, const Files& files,
+                                        const std::vector<std::string>& parents) {
   Dir root;
   for (const auto& [path, contents] : files) {
     Dir* d = &root;
@@ -103,7 +104,8 @@ std::string SyntheticRepo::write_commit(const std::string& message, const Files&
   git_check(git_signature_new(&sig, "Tester", "tester@example.com", clock_, 0), "signature");
   git_oid id;
   std::vector<const git_commit*> cparents(parent_commits.begin(), parent_commits.end());
-  const int rc = git_commit_create(&id, repo_, nullptr, sig, sig, nullptr, message.c_str(), tree, cparents.size(), cparents.data());
+  const int rc = git_commit_create(&id, repo_, nullptr, sig, sig, nullptr, message.c_str(), tree, cparents.size(),
+                                   cparents.data());
   git_signature_free(sig);
   for (auto* c : parent_commits) git_commit_free(c);
   git_tree_free(tree);
@@ -116,7 +118,8 @@ std::string SyntheticRepo::write_commit(const std::string& message, const Files&
 void SyntheticRepo::set_branch(const std::string& branch, const std::string& sha) {
   git_reference* ref = nullptr;
   const git_oid id = oid(sha);
-  git_check(git_reference_create(&ref, repo_, ("refs/heads/" + branch).c_str(), &id, 1, "synthetic"), "branch " + branch);
+  git_check(git_reference_create(&ref, repo_, ("refs/heads/" + branch).c_str(), &id, 1, "synthetic"),
+            "branch " + branch);
   git_reference_free(ref);
   branches_[branch] = sha;
 }
@@ -127,7 +130,8 @@ std::string SyntheticRepo::head(const std::string& branch) const {
   return it->second;
 }
 
-std::string SyntheticRepo::commit(const std::string& branch, const std::string& message, const Changes& changes, const std::string& from) {
+std::string SyntheticRepo::commit(const std::string& branch, const std::string& message, const Changes& changes,
+                                  const std::string& from) {
   std::vector<std::string> parents;
   Files files;
   if (auto it = branches_.find(branch); it != branches_.end()) {
@@ -193,8 +197,11 @@ std::string SyntheticRepo::merge(const std::string& into, const std::string& fro
   return sha;
 }
 
-std::string SyntheticRepo::merge_pull_request(const std::string& into, const std::string& from_branch, int number, const std::string& title) {
-  return merge(into, from_branch, "Merge pull request #" + std::to_string(number) + " from someone/" + from_branch + "\n\n" + title + "\n");
+std::string SyntheticRepo::merge_pull_request(const std::string& into, const std::string& from_branch, int number,
+                                              const std::string& title) {
+  return merge(
+      into, from_branch,
+      "Merge pull request #" + std::to_string(number) + " from someone/" + from_branch + "\n\n" + title + "\n");
 }
 
 std::string SyntheticRepo::revert(const std::string& branch, const std::string& sha) {
@@ -215,12 +222,15 @@ std::string SyntheticRepo::revert(const std::string& branch, const std::string& 
     if (!after.count(path)) undo[path] = contents;
   }
   // git's wording; a merge is reverted against its first parent (git revert -m 1).
-  const std::string why = parents.size() == 1 ? "This reverts commit " + sha + ".\n"
-                                              : "This reverts commit " + sha + ", reversing\nchanges made to " + parents[0] + ".\n";
+  const std::string why = parents.size() == 1
+                              ? "This reverts commit " + sha + ".\n"
+                              : "This reverts commit " + sha + ", reversing\nchanges made to " + parents[0] + ".\n";
   return commit(branch, "Revert \"" + title_of(sha) + "\"\n\n" + why, undo);
 }
 
-SyntheticRepo::Files SyntheticRepo::files_at(const std::string& sha) const { return trees_.at(sha); }
+SyntheticRepo::Files SyntheticRepo::files_at(const std::string& sha) const {
+  return trees_.at(sha);
+}
 
 void SyntheticRepo::make_shallow(const std::string& sha) {
   std::ofstream(dir_ / ".git" / "shallow") << sha << "\n";

@@ -38,7 +38,8 @@ class SyntheticRepo {
 
   // A commit on `branch` (created on first use, from `from` when given, else as a root commit) applying
   // `changes` to the branch's files. Returns its sha.
-  std::string commit(const std::string& branch, const std::string& message, const Changes& changes, const std::string& from = "");
+  std::string commit(const std::string& branch, const std::string& message, const Changes& changes,
+                     const std::string& from = "");
 
   // Points `branch` at `sha` (creating it).
   void set_branch(const std::string& branch, const std::string& sha);
@@ -49,7 +50,8 @@ class SyntheticRepo {
   std::string merge(const std::string& into, const std::string& from_branch, const std::string& message);
 
   // The same with GitHub's message: "Merge pull request #N from someone/<from_branch>\n\n<title>".
-  std::string merge_pull_request(const std::string& into, const std::string& from_branch, int number, const std::string& title);
+  std::string merge_pull_request(const std::string& into, const std::string& from_branch, int number,
+                                 const std::string& title);
 
   // A commit on `branch` undoing `sha` (a merge against its first parent), with git's message:
   // Revert "<title>" ... "This reverts commit <sha>."

@@ -13,13 +13,21 @@ using nlohmann::json;
 
 namespace {
 
-fs::path measured_dir() { return fs::path(EOK_SOURCE_DIR) / ".." / "shared" / "data" / "x60"; }
+fs::path measured_dir() {
+  return fs::path(EOK_SOURCE_DIR) / ".." / "shared" / "data" / "x60";
+}
 
 }  // namespace
 
-fs::path table_path() { return fs::path(EOK_SOURCE_DIR) / "evaluator" / "cost_model" / "x60_table.json"; }
-fs::path throughput_path() { return measured_dir() / "rvv-bench-x60-throughput.json"; }
-fs::path kernels_path() { return measured_dir() / "rvv-bench-x60-kernels.json"; }
+fs::path table_path() {
+  return fs::path(EOK_SOURCE_DIR) / "evaluator" / "cost_model" / "x60_table.json";
+}
+fs::path throughput_path() {
+  return measured_dir() / "rvv-bench-x60-throughput.json";
+}
+fs::path kernels_path() {
+  return measured_dir() / "rvv-bench-x60-kernels.json";
+}
 
 json read_json(const fs::path& p) {
   std::ifstream in(p);

@@ -40,19 +40,19 @@
 
 #define MAX_OFF 511 /* base chart: off in 0..511 */
 
-typedef void *(*memset_fn)(void *, int, size_t);
+typedef void* (*memset_fn)(void*, int, size_t);
 
 /* ---------------------------------------------------------------- the C implementations */
 
 /* scalar: one byte per iteration; the barrier keeps the compiler from vectorizing the loop or turning it
  * into a memset call. */
-__attribute__((noinline)) static void *memset_scalar(void *dest, int c, size_t n) {
-    unsigned char *d = dest;
-    while (n--) {
-        *d++ = (unsigned char)c;
-        BARRIER();
-    }
-    return dest;
+__attribute__((noinline)) static void* memset_scalar(void* dest, int c, size_t n) {
+  unsigned char* d = dest;
+  while (n--) {
+    *d++ = (unsigned char)c;
+    BARRIER();
+  }
+  return dest;
 }
 
 /* musl: our rendering of musl's memset algorithm (the variant for 64-bit targets). no_builtin keeps clang
@@ -60,154 +60,143 @@ __attribute__((noinline)) static void *memset_scalar(void *dest, int c, size_t n
 typedef uint32_t __attribute__((__may_alias__)) u32a;
 typedef uint64_t __attribute__((__may_alias__)) u64a;
 
-__attribute__((noinline, no_builtin("memset"))) static void *memset_musl(void *dest, int c, size_t n) {
-    unsigned char *s = dest;
-    size_t k;
+__attribute__((noinline, no_builtin("memset"))) static void* memset_musl(void* dest, int c, size_t n) {
+  unsigned char* s = dest;
+  size_t k;
 
-    /* 1-2. head and tail bytes; small n is done here */
-    if (!n)
-        return dest;
-    s[0] = (unsigned char)c;
-    s[n - 1] = (unsigned char)c;
-    if (n <= 2)
-        return dest;
-    s[1] = (unsigned char)c;
-    s[2] = (unsigned char)c;
-    s[n - 2] = (unsigned char)c;
-    s[n - 3] = (unsigned char)c;
-    if (n <= 6)
-        return dest;
-    s[3] = (unsigned char)c;
-    s[n - 4] = (unsigned char)c;
-    if (n <= 8)
-        return dest;
+  /* 1-2. head and tail bytes; small n is done here */
+  if (!n) return dest;
+  s[0] = (unsigned char)c;
+  s[n - 1] = (unsigned char)c;
+  if (n <= 2) return dest;
+  s[1] = (unsigned char)c;
+  s[2] = (unsigned char)c;
+  s[n - 2] = (unsigned char)c;
+  s[n - 3] = (unsigned char)c;
+  if (n <= 6) return dest;
+  s[3] = (unsigned char)c;
+  s[n - 4] = (unsigned char)c;
+  if (n <= 8) return dest;
 
-    /* 3. align s to 4, round n down to a multiple of 4 */
-    k = -(uintptr_t)s & 3;
-    s += k;
-    n -= k;
-    n &= -(size_t)4;
+  /* 3. align s to 4, round n down to a multiple of 4 */
+  k = -(uintptr_t)s & 3;
+  s += k;
+  n -= k;
+  n &= -(size_t)4;
 
-    /* 4. head and tail words */
-    uint32_t c32 = ((uint32_t)-1) / 255 * (unsigned char)c;
-    *(u32a *)(s + 0) = c32;
-    *(u32a *)(s + n - 4) = c32;
-    if (n <= 8)
-        return dest;
-    *(u32a *)(s + 4) = c32;
-    *(u32a *)(s + 8) = c32;
-    *(u32a *)(s + n - 12) = c32;
-    *(u32a *)(s + n - 8) = c32;
-    if (n <= 24)
-        return dest;
-    *(u32a *)(s + 12) = c32;
-    *(u32a *)(s + 16) = c32;
-    *(u32a *)(s + 20) = c32;
-    *(u32a *)(s + 24) = c32;
-    *(u32a *)(s + n - 28) = c32;
-    *(u32a *)(s + n - 24) = c32;
-    *(u32a *)(s + n - 20) = c32;
-    *(u32a *)(s + n - 16) = c32;
+  /* 4. head and tail words */
+  uint32_t c32 = ((uint32_t)-1) / 255 * (unsigned char)c;
+  *(u32a*)(s + 0) = c32;
+  *(u32a*)(s + n - 4) = c32;
+  if (n <= 8) return dest;
+  *(u32a*)(s + 4) = c32;
+  *(u32a*)(s + 8) = c32;
+  *(u32a*)(s + n - 12) = c32;
+  *(u32a*)(s + n - 8) = c32;
+  if (n <= 24) return dest;
+  *(u32a*)(s + 12) = c32;
+  *(u32a*)(s + 16) = c32;
+  *(u32a*)(s + 20) = c32;
+  *(u32a*)(s + 24) = c32;
+  *(u32a*)(s + n - 28) = c32;
+  *(u32a*)(s + n - 24) = c32;
+  *(u32a*)(s + n - 20) = c32;
+  *(u32a*)(s + n - 16) = c32;
 
-    /* 5. advance so that s is 8-aligned; the bytes skipped and the last bytes are already stored */
-    k = 24 + ((uintptr_t)s & 4);
-    s += k;
-    n -= k;
+  /* 5. advance so that s is 8-aligned; the bytes skipped and the last bytes are already stored */
+  k = 24 + ((uintptr_t)s & 4);
+  s += k;
+  n -= k;
 
-    /* 6. 32 bytes per iteration as four 64-bit stores */
-    uint64_t c64 = c32 | ((uint64_t)c32 << 32);
-    for (; n >= 32; n -= 32, s += 32) {
-        *(u64a *)(s + 0) = c64;
-        *(u64a *)(s + 8) = c64;
-        *(u64a *)(s + 16) = c64;
-        *(u64a *)(s + 24) = c64;
-    }
-    return dest;
+  /* 6. 32 bytes per iteration as four 64-bit stores */
+  uint64_t c64 = c32 | ((uint64_t)c32 << 32);
+  for (; n >= 32; n -= 32, s += 32) {
+    *(u64a*)(s + 0) = c64;
+    *(u64a*)(s + 8) = c64;
+    *(u64a*)(s + 16) = c64;
+    *(u64a*)(s + 24) = c64;
+  }
+  return dest;
 }
 
 /* ---------------------------------------------------------------- the assembly implementations */
 
-#define DECL_FAMILY(fam)                                                                                       \
-    void *cal_memset_##fam##_m1(void *, int, size_t);                                                         \
-    void *cal_memset_##fam##_m2(void *, int, size_t);                                                         \
-    void *cal_memset_##fam##_m4(void *, int, size_t);                                                         \
-    void *cal_memset_##fam##_m8(void *, int, size_t);
+#define DECL_FAMILY(fam)                           \
+  void* cal_memset_##fam##_m1(void*, int, size_t); \
+  void* cal_memset_##fam##_m2(void*, int, size_t); \
+  void* cal_memset_##fam##_m4(void*, int, size_t); \
+  void* cal_memset_##fam##_m8(void*, int, size_t);
 DECL_FAMILY(rvv)
 DECL_FAMILY(rvv_align)
 DECL_FAMILY(rvv_vlmax)
 DECL_FAMILY(rvv_tail)
 DECL_FAMILY(rvv_tail_4x)
 
-#define FAMILY(fam)                                                                                            \
-    {#fam "_m1", cal_memset_##fam##_m1}, {#fam "_m2", cal_memset_##fam##_m2},                                 \
-        {#fam "_m4", cal_memset_##fam##_m4}, {#fam "_m8", cal_memset_##fam##_m8}
+#define FAMILY(fam)                                                                                                \
+  {#fam "_m1", cal_memset_##fam##_m1}, {#fam "_m2", cal_memset_##fam##_m2}, {#fam "_m4", cal_memset_##fam##_m4}, { \
+    #fam "_m8", cal_memset_##fam##_m8                                                                              \
+  }
 
 static const struct {
-    const char *name;
-    memset_fn fn;
+  const char* name;
+  memset_fn fn;
 } IMPLS[] = {
-    {"musl", memset_musl},
-    {"scalar", memset_scalar},
-    FAMILY(rvv),
-    FAMILY(rvv_align),
-    FAMILY(rvv_vlmax),
-    FAMILY(rvv_tail),
-    FAMILY(rvv_tail_4x),
+    {"musl", memset_musl}, {"scalar", memset_scalar}, FAMILY(rvv),         FAMILY(rvv_align),
+    FAMILY(rvv_vlmax),     FAMILY(rvv_tail),          FAMILY(rvv_tail_4x),
 };
 #define NIMPLS (sizeof IMPLS / sizeof IMPLS[0])
 
 /* ---------------------------------------------------------------- harness (the rest: bench_harness.h) */
 
-static const char *impl_name(size_t i) { return i < NIMPLS ? IMPLS[i].name : NULL; }
+static const char* impl_name(size_t i) {
+  return i < NIMPLS ? IMPLS[i].name : NULL;
+}
 
 static memset_fn volatile g_fn; /* read inside the region: the call is indirect, as on the board */
 static volatile uintptr_t g_sink;
 
-int main(int argc, char **argv) {
-    unsigned char selected[NIMPLS];
-    const struct bench_args a =
-        parse_args(argc, argv, MAX_MEM - MAX_OFF - GUARD - 1, "N must be in 1 .. 128 MiB - 521", selected);
-    const size_t n = a.n;
-    unsigned char *mem = alloc_arena();
+int main(int argc, char** argv) {
+  unsigned char selected[NIMPLS];
+  const struct bench_args a =
+      parse_args(argc, argv, MAX_MEM - MAX_OFF - GUARD - 1, "N must be in 1 .. 128 MiB - 521", selected);
+  const size_t n = a.n;
+  unsigned char* mem = alloc_arena();
 
-    rng_seed(SEED);
-    const int c = (int)(rng_next() & 255); /* one fill byte for the whole run, as rvv-bench's init() */
-    const unsigned char cb = (unsigned char)c, guard = (unsigned char)(c + 3);
+  rng_seed(SEED);
+  const int c = (int)(rng_next() & 255); /* one fill byte for the whole run, as rvv-bench's init() */
+  const unsigned char cb = (unsigned char)c, guard = (unsigned char)(c + 3);
 
-    for (size_t i = 0; i < NIMPLS; i++) {
-        if (!selected[i])
-            continue;
-        start_impl(IMPLS[i].name, &a);
-        g_fn = IMPLS[i].fn;
+  for (size_t i = 0; i < NIMPLS; i++) {
+    if (!selected[i]) continue;
+    start_impl(IMPLS[i].name, &a);
+    g_fn = IMPLS[i].fn;
 
-        for (size_t call = 0; call <= a.timed; call++) { /* call 0: untimed validation + warm-up */
-            size_t off = a.aligned ? 0 : (rng_next() & MAX_OFF);
-            unsigned char *dst = mem + off;
-            fill_bytes(dst, guard, n + GUARD);
+    for (size_t call = 0; call <= a.timed; call++) { /* call 0: untimed validation + warm-up */
+      size_t off = a.aligned ? 0 : (rng_next() & MAX_OFF);
+      unsigned char* dst = mem + off;
+      fill_bytes(dst, guard, n + GUARD);
 
-            if (call == 0) {
-                struct pre_guard before;
-                save_pre_guard(&before, dst, off);
-                g_sink = (uintptr_t)g_fn(dst, c, n);
-                const char *what = NULL;
-                size_t at;
-                for (at = 0; at < n; at++)
-                    if (dst[at] != cb) {
-                        what = "wrong byte stored";
-                        break;
-                    }
-                if (!what)
-                    what = check_guards(dst, n, &before, guard, &at);
-                if (what)
-                    validation_failed(IMPLS[i].name, &a, what, at, "off %zu, c 0x%02x", off, (unsigned)cb);
-                continue;
-            }
+      if (call == 0) {
+        struct pre_guard before;
+        save_pre_guard(&before, dst, off);
+        g_sink = (uintptr_t)g_fn(dst, c, n);
+        const char* what = NULL;
+        size_t at;
+        for (at = 0; at < n; at++)
+          if (dst[at] != cb) {
+            what = "wrong byte stored";
+            break;
+          }
+        if (!what) what = check_guards(dst, n, &before, guard, &at);
+        if (what) validation_failed(IMPLS[i].name, &a, what, at, "off %zu, c 0x%02x", off, (unsigned)cb);
+        continue;
+      }
 
-            EOK_REGION_BEGIN();
-            g_sink = (uintptr_t)g_fn(dst, c, n);
-            EOK_REGION_END();
-        }
+      EOK_REGION_BEGIN();
+      g_sink = (uintptr_t)g_fn(dst, c, n);
+      EOK_REGION_END();
     }
-    printf("done\n");
-    return 0;
+  }
+  printf("done\n");
+  return 0;
 }
