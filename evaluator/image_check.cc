@@ -83,8 +83,8 @@ ImageVerdict check_image(std::string_view exe, bool with_candidate) {
         v.facts.candidate_code.emplace_back(lo, hi);
         found_candidate = true;
       } else if (!known_code_section(sec.name)) {
-        v.violation = Violation{"executable-data", "section " + sec.name + " lands in executable memory at " + hex_address(lo) +
-                                                       "; only code may be executable"};
+        v.violation = Violation{"executable-data", "section " + sec.name + " lands in executable memory at " +
+                                                       hex_address(lo) + "; only code may be executable"};
         return v;
       }
     }

@@ -26,7 +26,6 @@ std::string signal_name(int sig) {
   return abbrev ? std::string("SIG") + abbrev : "signal " + std::to_string(sig);
 }
 
-
 std::string describe_fault(const FaultRecord& f, const Task& task, const std::vector<PlannedCase>& cases) {
   std::string where = "no buffer nearby";
   constexpr int64_t kNearby = 1 << 20;  // further than this from every buffer, the nearest one means nothing
@@ -122,6 +121,5 @@ Verdict judge_run(const RunOutcome& run, const Measurement& m, const HarnessOutp
     return std::make_pair(EvalStatus::runtime_error, "the run's measurement is incomplete: " + m.error);
   return std::nullopt;
 }
-
 
 }  // namespace eok::evaluator

@@ -100,7 +100,7 @@ struct BenchRecord {
   std::string method, label, board;
   std::vector<std::string> tasks;
   std::string settings_json;  // the search flags every task's run gets
-  std::string state;          // "running", "finished", "stopped", "failed"
+  std::string state;          // "running", "finished", "stopped" (resumable), "incomplete" (some tasks failed)
   double started_at = 0, updated_at = 0;
 };
 

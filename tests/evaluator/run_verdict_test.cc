@@ -48,7 +48,9 @@ class RunVerdict : public ::testing::Test {
   std::string rule_;
 };
 
-TEST_F(RunVerdict, EveryCallRanAndReturned) { EXPECT_FALSE(judge()); }
+TEST_F(RunVerdict, EveryCallRanAndReturned) {
+  EXPECT_FALSE(judge());
+}
 
 TEST_F(RunVerdict, AnObserverThatNeverStartedIsEoksProblem) {
   run_.process.started = false;

@@ -10,6 +10,7 @@
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "support/fake_openai_server.h"
+#include "support/shared_data.h"
 
 namespace eok::idea_pool {
 namespace {
@@ -88,7 +89,7 @@ struct Library {
 // entries, cut from the team's shared data into `dir` (the shared data stays out of the repository).
 // False when the shared data is not next to the source tree.
 bool cut_blas_benchmarks(const fs::path& dir) {
-  const fs::path data = fs::path(EOK_SOURCE_DIR) / ".." / "shared" / "data" / "blas-benchmarks";
+  const fs::path data = ::eok::testing::shared_data("blas-benchmarks");
   const fs::path runs = data / "results" / "gha-aws-skylake";
   const std::vector<std::string> files = {"0e098f7e-virtualenv-py3.12.json", "9893c99c-virtualenv-py3.12.json"};
   for (const auto& f : files) {

@@ -8,6 +8,7 @@
 #include "support/perf_test_support.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
+#include "support/shared_data.h"
 
 namespace eok::idea_pool {
 namespace {
@@ -471,11 +472,12 @@ TEST_F(PerfHistoryRepo, AHistoryMatchingNoCommitIsAWarning) {
 // BLAS-Benchmarks' results in the team's shared data, and a full OpenBLAS clone (EOK_OPENBLAS_REPO, or
 // the workspace mirror next to the source tree). Skipped when either is missing.
 TEST(PerfHistoryRealData, OpenBlasBuildsMapAndCommitsGetMeasuredEffects) {
-  const fs::path data = fs::path(EOK_SOURCE_DIR) / ".." / "shared" / "data" / "blas-benchmarks";
-  fs::path clone = fs::path(EOK_SOURCE_DIR) / ".." / ".mirror" / "OpenMathLib+OpenBLAS" / "repo";
-  if (const char* env = std::getenv("EOK_OPENBLAS_REPO")) clone = env;
-  if (!fs::exists(data / "results")) GTEST_SKIP() << "no BLAS-Benchmarks data at " << data.string();
-  if (!fs::exists(clone)) GTEST_SKIP() << "no OpenBLAS clone at " << clone.string() << " (set EOK_OPENBLAS_REPO)";
+  const fs::path data = ::eok::testing::shared_data("blas-benchmarks");
+  SKIP_WITHOUT_SHARED_DATA(data / "results");
+  const char* clone_env = std::getenv("EOK_OPENBLAS_REPO");
+  if (!clone_env || !fs::exists(clone_env))
+    GTEST_SKIP() << "set EOK_OPENBLAS_REPO to a full clone of OpenBLAS to run this test";
+  const fs::path clone = clone_env;
   const PerfHistory h = load_perf_history(data);
   EXPECT_GE(h.runs.size(), 200u);
   const GitRepo repo = GitRepo::open(clone);

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/board_fixture.h"
+#include "support/shared_data.h"
 
 namespace eok::testing {
 namespace {
@@ -32,8 +33,8 @@ ProcessResult run(const std::vector<std::string>& argv, double seconds) {
 
 TEST(MemoryCalibration, ShippedModelAgreesWithTheMeasuredX60AtEveryLevel) {
   const fs::path root = source_root();
-  const fs::path data = root / ".." / "shared" / "data" / "x60" / "rvv-bench-x60-kernels.json";
-  if (!fs::exists(data)) GTEST_SKIP() << "no measured X60 data at " << data.string();
+  const fs::path data = ::eok::testing::shared_data("x60/rvv-bench-x60-kernels.json");
+  SKIP_WITHOUT_SHARED_DATA(data);
   if (run({"python3", "--version"}, 10).exit_code != 0) GTEST_SKIP() << "python3 is not installed";
   TempDir dir(fs::temp_directory_path(), "eok-calibration-");
   const fs::path runs = dir.path() / "runs.jsonl";

@@ -10,6 +10,7 @@
 
 #include "evaluator/cost_model/x60_cost_model.h"
 #include "support/board_fixture.h"
+#include "support/shared_data.h"
 
 namespace eok::testing {
 namespace {
@@ -57,7 +58,7 @@ std::string program(const Case& c) {
 
 // The measured figure, from the shared data when present (the ground truth), else from our table.
 std::optional<double> measured(const Case& c) {
-  const fs::path data = source_root() / ".." / "shared" / "data" / "x60" / "rvv-bench-x60-throughput.json";
+  const fs::path data = ::eok::testing::shared_data("x60/rvv-bench-x60-throughput.json");
   if (!fs::exists(data)) return std::nullopt;
   static const nlohmann::json j = nlohmann::json::parse(std::ifstream(data));
   const std::string col = "e32m" + std::to_string(c.lmul);

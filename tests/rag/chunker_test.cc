@@ -8,6 +8,7 @@
 #include "rag/document.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
+#include "support/shared_data.h"
 
 namespace eok::rag {
 namespace {
@@ -422,8 +423,8 @@ TEST(LoadDocument, SkipsEmptyAndBinaryFilesAndReadsLatin1) {
 // Every chunk of the real RVV documents keeps the size contract, with the default cap and a small one that
 // splits many listings. Skipped without the team's shared data.
 TEST(Chunker, TheRealSpecsKeepTheSizeCap) {
-  const fs::path corpus = fs::path(EOK_SOURCE_DIR) / ".." / "shared" / "data" / "rag-corpus";
-  if (!fs::exists(corpus / "riscv-v-spec" / "v-spec.adoc")) GTEST_SKIP() << "no shared rag-corpus at " << corpus;
+  const fs::path corpus = ::eok::testing::shared_data("rag-corpus");
+  SKIP_WITHOUT_SHARED_DATA(corpus / "riscv-v-spec" / "v-spec.adoc");
   for (const fs::path& file :
        {corpus / "riscv-v-spec" / "v-spec.adoc",
         corpus / "rvv-intrinsic-doc" / "intrinsic_funcs" / "05_vector_reduction_operations.adoc"}) {

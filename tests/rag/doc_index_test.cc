@@ -7,6 +7,7 @@
 
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
+#include "support/shared_data.h"
 
 namespace eok::rag {
 namespace {
@@ -152,8 +153,8 @@ TEST(DocIndex, WhatIsNotARegularDocumentIsRefusedWhenNamedAndSkippedInAFolder) {
 // The retrieval set of tests/fixtures/rag/retrieval_set.json over the shared RVV corpus: recall@5 with the
 // offline embedder must be at least 0.8 (the goal). Skipped without the shared data.
 TEST(DocIndexRetrievalSet, RecallAtFiveOverTheSharedCorpus) {
-  const fs::path corpus = fs::path(EOK_SOURCE_DIR) / ".." / "shared" / "data" / "rag-corpus";
-  if (!fs::exists(corpus)) GTEST_SKIP() << "no shared rag-corpus at " << corpus.string();
+  const fs::path corpus = ::eok::testing::shared_data("rag-corpus");
+  SKIP_WITHOUT_SHARED_DATA(corpus);
   TempDir dir(fs::temp_directory_path(), "eok-ragset-");
   DocIndex::build({corpus}, dir.path() / "index");
   const DocIndex ix = DocIndex::load(dir.path() / "index");

@@ -1,6 +1,7 @@
 #include "support/x60_data.h"
 
 #include <fstream>
+#include "support/shared_data.h"
 
 #ifndef EOK_SOURCE_DIR
 #error "EOK_SOURCE_DIR (the repository root) must be defined by the build"
@@ -14,7 +15,7 @@ using nlohmann::json;
 namespace {
 
 fs::path measured_dir() {
-  return fs::path(EOK_SOURCE_DIR) / ".." / "shared" / "data" / "x60";
+  return ::eok::testing::shared_data("x60");
 }
 
 }  // namespace
