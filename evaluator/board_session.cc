@@ -18,7 +18,7 @@ BoardSession open_board_session(const std::filesystem::path& root, const Workspa
         std::make_unique<remote::BoardPool>(s.board.name, s.board.remote.hosts, remote::default_lock_dir(),
                                             s.board.file));
   }
-  s.tools = find_toolchain(s.board);
+  s.tools = find_toolchain(s.board, ws.tool_versions_path());
   s.sandbox = std::make_unique<sandbox::Sandbox>(sandbox_system_paths(s.tools));
   s.compiler = std::make_unique<ClangCompiler>(s.tools, *s.sandbox, ws.objects_dir(), ws.tmp_dir());
   s.runner = std::make_unique<QemuRunner>(s.board, s.tools, *s.sandbox);

@@ -1,6 +1,10 @@
 #include "evaluator/toolchain.h"
 
+#include <sys/stat.h>
+
 #include <cstdlib>
+
+#include <nlohmann/json.hpp>
 
 #include "evaluator/compiler.h"
 #include "evaluator/cost_model/x60_table.h"
@@ -45,6 +49,41 @@ std::string version_of(const fs::path& exe) {
   return r.ok() ? first_line(r.out) : std::string();
 }
 
+// version_of(exe) through the cache file: an entry is believed only for the same file (inode, size,
+// modification time), so an upgraded tool is asked again. A damaged cache is ignored and rewritten.
+std::string cached_version_of(const fs::path& exe, const fs::path& cache_file) {
+  if (cache_file.empty()) return version_of(exe);
+  struct stat st{};
+  const fs::path real = fs::weakly_canonical(exe);
+  if (::stat(real.c_str(), &st) != 0) return version_of(exe);
+  const std::string identity = std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
+                               std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
+  nlohmann::json cache = nlohmann::json::object();
+  std::error_code ec;
+  if (fs::exists(cache_file, ec)) {
+    try {
+      cache = nlohmann::json::parse(read_file(cache_file));
+    } catch (const std::exception&) {
+      cache = nlohmann::json::object();
+    }
+    if (!cache.is_object()) cache = nlohmann::json::object();
+  }
+  const auto it = cache.find(real.string());
+  if (it != cache.end() && it->is_object() && it->value("identity", "") == identity && it->contains("version") &&
+      (*it)["version"].is_string()) {
+    return (*it)["version"].get<std::string>();
+  }
+  const std::string version = version_of(exe);
+  if (version.empty()) return version;  // a failure is asked again next time
+  cache[real.string()] = {{"identity", identity}, {"version", version}};
+  try {
+    write_file_atomic(cache_file, cache.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
+  } catch (const Error&) {
+    // A workspace that takes no write (read-only, full) still gets its answer, uncached.
+  }
+  return version;
+}
+
 }  // namespace
 
 std::vector<fs::path> sandbox_system_paths(const Toolchain& tools) {
@@ -58,7 +97,7 @@ fs::path plugin_path() {
   return executable_dir() / "eok-k1-plugin.so";
 }
 
-Toolchain find_toolchain(const BoardProfile& board) {
+Toolchain find_toolchain(const BoardProfile& board, const fs::path& versions_cache) {
   Toolchain t;
   t.clang = tool("EOK_CLANG", "clang-22");
   if (t.clang.empty()) throw ToolchainError("clang-22 not found: " + std::string(kClangFix));
@@ -70,8 +109,8 @@ Toolchain find_toolchain(const BoardProfile& board) {
   t.plugin = plugin_path();
   if (!fs::exists(t.plugin))
     throw ToolchainError("the virtual board's plugin " + t.plugin.string() + " is missing: " + kPluginFix);
-  t.qemu_version = version_of(t.qemu);
-  t.clang_version = version_of(t.clang);
+  t.qemu_version = cached_version_of(t.qemu, versions_cache);
+  t.clang_version = cached_version_of(t.clang, versions_cache);
   if (t.clang_version.empty()) throw ToolchainError(t.clang.string() + " --version failed: " + kClangFix);
   return t;
 }

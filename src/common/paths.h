@@ -21,6 +21,7 @@ class Workspace {
   std::filesystem::path tmp_dir() const { return root_ / "tmp"; }
   std::filesystem::path database_path() const { return root_ / "eok.db"; }
   std::filesystem::path llm_cache_dir() const { return root_ / "cache" / "llm"; }
+  std::filesystem::path tool_versions_path() const { return root_ / "cache" / "tool-versions.json"; }
   std::filesystem::path runs_dir() const { return root_ / "runs"; }
   std::filesystem::path rag_dir() const { return root_ / "rag"; }
   std::filesystem::path boards_dir() const { return root_ / "boards"; }  // board profiles runs were given as paths

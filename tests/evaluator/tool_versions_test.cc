@@ -1,0 +1,47 @@
+// A tool's --version is asked once per installed binary: the answer is kept in the workspace, believed
+// only for the same file, and asked again when the file changes or the cache is damaged.
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "evaluator/board.h"
+#include "evaluator/toolchain.h"
+#include "src/common/fs_util.h"
+#include "support/board_fixture.h"
+
+namespace eok::evaluator {
+namespace {
+
+namespace fs = std::filesystem;
+
+TEST(ToolVersions, AreKeptPerBinaryAndAskedAgainWhenTheBinaryChanges) {
+  TempDir dir(fs::temp_directory_path(), "eok-tool-versions-");
+  const fs::path cache = dir.path() / "tool-versions.json";
+  const BoardProfile board = load_board(testing::source_root(), "k1");
+  const Toolchain first = find_toolchain(board, cache);
+  ASSERT_TRUE(fs::exists(cache));
+  EXPECT_EQ(first.clang_version, find_toolchain(board).clang_version) << "the cache answers as the tool does";
+
+  // An entry for another file (another identity) is not believed: the tool is asked again.
+  auto j = nlohmann::json::parse(read_file(cache));
+  ASSERT_EQ(j.size(), 2u) << j.dump();
+  for (auto& [path, entry] : j.items()) {
+    entry["identity"] = "0:0:0.0";
+    entry["version"] = "a version no tool printed";
+  }
+  write_file_atomic(cache, j.dump());
+  EXPECT_EQ(find_toolchain(board, cache).clang_version, first.clang_version);
+  EXPECT_EQ(read_file(cache).find("a version no tool printed"), std::string::npos);
+
+  // The same file: the kept answer is used (the tool is not run).
+  j = nlohmann::json::parse(read_file(cache));
+  for (auto& [path, entry] : j.items()) entry["version"] = "kept: " + entry["version"].get<std::string>();
+  write_file_atomic(cache, j.dump());
+  EXPECT_EQ(find_toolchain(board, cache).clang_version, "kept: " + first.clang_version);
+
+  write_file_atomic(cache, "not json");
+  EXPECT_EQ(find_toolchain(board, cache).qemu_version, first.qemu_version);
+}
+
+}  // namespace
+}  // namespace eok::evaluator
