@@ -54,6 +54,16 @@ void mark_stopped(db::KernelDb& db, const std::string& run_id, const std::string
   }
 }
 
+// Marks the run stopped and throws `E` saying how to continue it: for failures of the machine or the setup,
+// after which --resume goes on from everything recorded.
+template <class E>
+[[noreturn]] void stop_resumably(db::KernelDb& db, Progress& progress, const std::string& run_id,
+                                 const std::string& why) {
+  progress.finish();
+  mark_stopped(db, run_id, why);
+  throw E(why + "; once that is fixed, continue the run with eok search --resume " + run_id);
+}
+
 // The retriever of --rag MODE: the document index (built from rag/corpus/ when there is none yet) and the
 // example index of the pool.
 std::unique_ptr<rag::Retriever> make_retriever(const SearchSettings& settings, const SearchRequest& req,
@@ -272,22 +282,14 @@ SearchOutcome run_search(SearchRequest req) {
     baseline = evals.baseline();
   } catch (const ToolchainError& e) {
     // eok or the board failed: nothing was searched yet, and the run continues once the setup is fixed.
-    progress.finish();
-    mark_stopped(*db, run.id, e.what());
-    throw ToolchainError(std::string(e.what()) + ", then continue the run with eok search --resume " + run.id);
+    stop_resumably<ToolchainError>(*db, progress, run.id, e.what());
   } catch (const InfraError& e) {
-    progress.finish();
-    mark_stopped(*db, run.id, e.what());
-    throw InfraError(std::string(e.what()) + ", then continue the run with eok search --resume " + run.id);
+    stop_resumably<InfraError>(*db, progress, run.id, e.what());
   } catch (const StorageError& e) {
-    progress.finish();
-    mark_stopped(*db, run.id, e.what());
-    throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
+    stop_resumably<StorageError>(*db, progress, run.id, e.what());
   } catch (const fs::filesystem_error& e) {
-    progress.finish();
     if (!is_storage_errno(e.code().value())) throw;
-    mark_stopped(*db, run.id, e.what());
-    throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
+    stop_resumably<StorageError>(*db, progress, run.id, e.what());
   }
   if (!baseline.ok()) {
     progress.finish();
@@ -333,15 +335,10 @@ SearchOutcome run_search(SearchRequest req) {
     }
   } catch (const StorageError& e) {
     // The disk failed, not the search: everything recorded so far stands, and --resume goes on from it.
-    progress.finish();
-    mark_stopped(*db, run.id, e.what());
-    throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
+    stop_resumably<StorageError>(*db, progress, run.id, e.what());
   } catch (const fs::filesystem_error& e) {
+    if (is_storage_errno(e.code().value())) stop_resumably<StorageError>(*db, progress, run.id, e.what());
     progress.finish();
-    if (is_storage_errno(e.code().value())) {
-      mark_stopped(*db, run.id, e.what());
-      throw StorageError(std::string(e.what()) + "; continue the run with eok search --resume " + run.id);
-    }
     db->update_run(run.id, "failed",
                    nlohmann::json{{"error", e.what()}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     throw;
