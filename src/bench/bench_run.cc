@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cstdio>
 #include <exception>
 #include <map>
 #include <mutex>
@@ -65,7 +66,14 @@ std::vector<std::string> BenchSettings::search_flags() const {
   add_int("--parallel", parallel);
   add_int("--population", population);
   add_int("--generations", generations);
+  add_int("--top-k", top_k);
   add_int("--max-llm-calls", max_llm_calls);
+  add_int("--max-tokens", max_tokens);
+  if (max_cost) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.17g", *max_cost);  // the value exactly, as the search reads it back
+    f.insert(f.end(), {"--max-cost", text});
+  }
   add_int("--seed", seed);
   return f;
 }

@@ -25,13 +25,14 @@ struct BenchSettings {
   std::string method = "tuner";  // tuner, eoh, eok
   std::string board = "k1";
   std::string pool, thought_sampling, rag;  // the paper's ablations (Tables 4 and 5)
-  std::optional<int64_t> iterations, parallel, population, generations, max_llm_calls, seed;
+  std::optional<int64_t> iterations, parallel, population, generations, top_k, max_llm_calls, max_tokens, seed;
+  std::optional<double> max_cost;
   std::string config_file;
   std::string label;  // the tables' name for this configuration; default from the above
 
   // "eok", "eok sampling=uniform", "eok rag=none pool=kmeans": the method and its non-default ablations.
   std::string default_label() const;
-  // The flags of eok search that carry these settings.
+  // The flags of eok search that carry these settings (every one eok search takes that is set here).
   std::vector<std::string> search_flags() const;
 };
 

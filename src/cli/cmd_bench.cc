@@ -286,7 +286,10 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, int& exit_cod
   r->add_option("--parallel", run->settings.parallel, "parallel EoH searches per iteration");
   r->add_option("--population", run->settings.population, "EoH population size");
   r->add_option("--generations", run->settings.generations, "EoH generations");
+  r->add_option("--top-k", run->settings.top_k, "kernels kept for parent sampling, per task (search.top_k)");
   r->add_option("--max-llm-calls", run->settings.max_llm_calls, "LLM budget per task");
+  r->add_option("--max-tokens", run->settings.max_tokens, "token budget per task");
+  r->add_option("--max-cost", run->settings.max_cost, "cost budget per task (llm.price_* set the prices)");
   r->add_option("--seed", run->settings.seed, "seed of every task's search");
   r->add_option("--config", run->settings.config_file, "a TOML file of settings over configs/eok.toml");
   r->add_option("--resume", run->resume, "continue this bench (its stored settings apply)");

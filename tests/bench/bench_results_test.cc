@@ -6,6 +6,7 @@
 
 #include "db/db_test_support.h"
 #include "src/bench/bench_results.h"
+#include "src/bench/bench_run.h"
 #include "src/bench/bench_table.h"
 #include "src/bench/suite.h"
 #include "src/common/error.h"
@@ -138,6 +139,28 @@ TEST(Suites, SelectByGroupAndRefuseTasksOfAnotherSuite) {
             (std::vector<std::string>{"mish_f32", "relu_f32"}));
   EXPECT_THROW(suite_tasks(kernels, "nn", {"reduce_scan_i32"}), eok::ConfigError);
   EXPECT_THROW(suite_tasks(kernels, "fast"), eok::ConfigError);
+}
+
+TEST(BenchSettings, EverySearchFlagSetReachesEachTasksSearch) {
+  BenchSettings b;
+  b.method = "eok";
+  b.top_k = 7;
+  b.max_llm_calls = 40;
+  b.max_tokens = 100000;
+  b.max_cost = 0.25;
+  b.seed = 3;
+  const std::vector<std::string> f = b.search_flags();
+  auto value_of = [&](const std::string& flag) {
+    const auto it = std::find(f.begin(), f.end(), flag);
+    return it == f.end() || it + 1 == f.end() ? std::string("(absent)") : *(it + 1);
+  };
+  EXPECT_EQ(value_of("--method"), "eok");
+  EXPECT_EQ(value_of("--top-k"), "7");
+  EXPECT_EQ(value_of("--max-llm-calls"), "40");
+  EXPECT_EQ(value_of("--max-tokens"), "100000");
+  EXPECT_EQ(std::stod(value_of("--max-cost")), 0.25);
+  EXPECT_EQ(value_of("--seed"), "3");
+  EXPECT_EQ(value_of("--population"), "(absent)") << "what is not set is left to the search's configuration";
 }
 
 TEST(Suites, ABrokenTaskIsLeftOutNotFatal) {
