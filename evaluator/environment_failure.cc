@@ -72,7 +72,6 @@ std::string storage_failure(const std::filesystem::path& dir, size_t probe_bytes
     else
       written += static_cast<size_t>(w);
   }
-  if (err == 0 && ::fsync(fd) != 0 && errno != EINVAL) err = errno;
   if (::close(fd) != 0 && err == 0) err = errno;
   ::unlink(path.c_str());
   if (err == 0) return "";

@@ -261,8 +261,7 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
     // A program that failed while its directory takes no writes may only have been unable to write its
     // results (the harness exits 4, the observer's file ends early): the machine's failure. A kernel that
     // flooded stdout past the cap filled the disk itself and keeps its own verdict.
-    if (bad->first != EvalStatus::infra_error && bad->first != EvalStatus::rejected &&
-        cand.harness_bytes <= cand.harness.size()) {
+    if (bad->first == EvalStatus::runtime_error && cand.harness_bytes <= cand.harness.size()) {
       if (const std::string disk = storage_failure(dir); !disk.empty()) {
         res.rule.clear();
         return finish(EvalStatus::infra_error, "the candidate's run could not write its results: " + disk);

@@ -118,11 +118,9 @@ int main(int argc, char** argv) {
     return fail(e.kind(), e.what(), e.exit_code());
   } catch (const std::filesystem::filesystem_error& e) {
     // A file system call that failed (a full disk, a file removed under eok): eok could not finish, no bug.
-    try {
-      throw_as_eok_error(e, "a file operation failed");
-    } catch (const Error& as_eok) {
-      return fail(as_eok.kind(), as_eok.what(), as_eok.exit_code());
-    }
+    const bool storage = is_storage_errno(e.code().value());
+    return fail(storage ? "storage" : "error",
+                std::string(e.what()) + (storage ? storage_advice(e.code().value()) : ""), 9);
   } catch (const std::exception& e) {
     return fail("internal", e.what(), 70);
   }

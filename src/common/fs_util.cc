@@ -146,15 +146,6 @@ std::string read_file(const fs::path& path) {
 
 namespace {
 
-// What the user can do about a storage errno (is_storage_errno).
-std::string storage_advice(int err) {
-  if (err == EROFS)
-    return " (the file system is read-only: set EOK_HOME to a writable directory; runs, leaderboard, "
-           "kernels, show and report can still read this workspace)";
-  if (err == EIO) return " (the disk reported an I/O error: check it, e.g. dmesg, then run the command again)";
-  return " (free space where it lives, then run the command again)";
-}
-
 // fs::create_directories, failing with eok's errors (a full disk is a StorageError) instead of
 // std::filesystem_error, which would reach the user as an internal error.
 void ensure_directory(const fs::path& dir) {
@@ -167,6 +158,14 @@ void ensure_directory(const fs::path& dir) {
 }
 
 }  // namespace
+
+std::string storage_advice(int err) {
+  if (err == EROFS)
+    return " (the file system is read-only: set EOK_HOME to a writable directory; runs, leaderboard, "
+           "kernels, show and report can still read this workspace)";
+  if (err == EIO) return " (the disk reported an I/O error: check it, e.g. dmesg, then run the command again)";
+  return " (free space where it lives, then run the command again)";
+}
 
 void write_file_atomic(const fs::path& path, std::string_view data) {
   if (path.has_parent_path()) ensure_directory(path.parent_path());
@@ -203,13 +202,6 @@ void copy_file_checked(const fs::path& from, const fs::path& to) {
   std::error_code ec;
   fs::permissions(to, fs::status(from).permissions(), ec);
   if (ec) throw Error("cannot set the permissions of " + to.string() + ": " + ec.message());
-}
-
-void throw_as_eok_error(const fs::filesystem_error& e, std::string_view doing) {
-  std::string what = std::string(doing) + ": " + e.code().message();
-  if (!e.path1().empty()) what += " (" + e.path1().string() + ")";
-  if (is_storage_errno(e.code().value())) throw StorageError(what + storage_advice(e.code().value()));
-  throw Error(what);
 }
 
 TempDir::TempDir(const fs::path& parent, std::string_view prefix) {

@@ -40,9 +40,9 @@ void write_file_atomic(const fs::path& path, std::string_view data);
 // Copies `from` to `to` (replacing it) with its permissions, failing as write_file_atomic does.
 void copy_file_checked(const fs::path& from, const fs::path& to);
 
-// A std::filesystem error as eok's own: StorageError when the disk failed (full, read-only, I/O error),
-// else Error, with `doing` and the paths in the message. For code that calls std::filesystem directly.
-[[noreturn]] void throw_as_eok_error(const fs::filesystem_error& e, std::string_view doing);
+// What the user can do when the disk failed with `err` (an errno for which is_storage_errno holds):
+// " (free space where it lives, then run the command again)" and the like, to append to a message.
+std::string storage_advice(int err);
 
 // A fresh private directory (mode 0700) removed with everything in it on destruction unless keep() was
 // called. Candidates run inside one; nothing they write survives the evaluation.

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/common/fs_util.h"
+#include "db/db_test_support.h"
 #include "src/db/kernel_db.h"
 #include "support/board_fixture.h"
 
@@ -146,21 +147,11 @@ TEST(ReadOnlyWorkspace, IsBrowsedAndACommandThatMustWriteSaysWhy) {
   const fs::path& d = dir.path();
   {
     auto db = db::KernelDb::open(d / "ws" / "eok.db");
-    db::RunRecord run;
-    run.id = "r-browsed";
-    run.task = "relu_f32";
-    run.board = "k1";
+    db::RunRecord run = db::testing::make_run("r-browsed");
     run.state = "finished";
-    run.method = "tuner";
-    run.config_json = "{}";
     db->create_run(run);
-    db::KernelRecord k;
-    k.task = "relu_f32";
-    k.board = "k1";
-    k.hash = "0123456789abcdef";
+    db::KernelRecord k = db::testing::make_kernel("", "0123456789abcdef");
     k.source = read_file(source_root() / "kernels" / "relu_f32" / "ker0.c");
-    k.description = "ker0";
-    k.op = "ker0";
     db->ensure_ker0(k);
   }
   const std::string script = R"SH(
