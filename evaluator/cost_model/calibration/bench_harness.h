@@ -1,6 +1,7 @@
 /*
- * bench_harness.h: the harness memcpy_bench.c and memset_bench.c share: the memory constants, the offsets
- * PRNG, the untimed pre-fill, the command line (CHART N TIMED [IMPL...] | list), the arena, the start of
+ * bench_harness.h: the harness the calibration programs (memcpy_bench.c, memset_bench.c) and the held-out
+ * ones (memreverse_bench.c, byteswap_bench.c, utf8_count_bench.c, LUT4_bench.c) share: the memory
+ * constants, the offsets PRNG, the untimed pre-fill, the command line (CHART N TIMED [IMPL...] | list), the arena, the start of
  * each implementation's calls, and the pieces of the validating call that do not depend on what the
  * implementation does. Static functions only: each program includes it once.
  *
@@ -50,7 +51,7 @@ static uint64_t rng_next(void) {
 }
 
 /* the untimed pre-fill: our own vector memset, so no libc code of unknown shape runs between regions */
-__attribute__((noinline)) static void fill_bytes(unsigned char* p, int c, size_t n) {
+__attribute__((noinline, unused)) static void fill_bytes(unsigned char* p, int c, size_t n) {
 #if defined(__riscv_vector)
   size_t vlmax = __riscv_vsetvlmax_e8m8();
   vuint8m8_t v = __riscv_vmv_v_x_u8m8((uint8_t)c, vlmax);
@@ -163,7 +164,7 @@ struct pre_guard {
   size_t len;
   unsigned char bytes[PRE_GUARD];
 };
-static void save_pre_guard(struct pre_guard* g, const unsigned char* dst, size_t off) {
+__attribute__((unused)) static void save_pre_guard(struct pre_guard* g, const unsigned char* dst, size_t off) {
   g->len = off < PRE_GUARD ? off : PRE_GUARD;
   memcpy(g->bytes, dst - g->len, g->len);
 }
@@ -171,8 +172,8 @@ static void save_pre_guard(struct pre_guard* g, const unsigned char* dst, size_t
 /* After the validating call: the bytes before dst as saved in *g, and the GUARD bytes dst[n..n+GUARD) still
  * `fill`. NULL if so; else what went wrong, with *at = the first changed byte past n (*at is left alone when
  * a byte before dst changed). */
-static const char* check_guards(const unsigned char* dst, size_t n, const struct pre_guard* g, unsigned char fill,
-                                size_t* at) {
+__attribute__((unused)) static const char* check_guards(const unsigned char* dst, size_t n, const struct pre_guard* g,
+                                                        unsigned char fill, size_t* at) {
   if (memcmp(g->bytes, dst - g->len, g->len)) return "wrote before dst";
   for (size_t i = n; i < n + GUARD; i++)
     if (dst[i] != fill) {

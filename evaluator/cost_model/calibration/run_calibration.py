@@ -125,7 +125,7 @@ def eok_measure(eok, args, timeout):
 
 def list_impls(eok, prog):
     ok, doc, err, _, why = eok_measure(eok, [prog, "list"], None)
-    names = [line.strip() for line in err.splitlines() if re.fullmatch(r"[a-z0-9_]+", line.strip())]
+    names = [line.strip() for line in err.splitlines() if re.fullmatch(r"[A-Za-z0-9_]+", line.strip())]
     if not ok or not names:
         loud(f"cannot list the implementations of {prog}", f"{why}\n{err}")
         sys.exit(1)
