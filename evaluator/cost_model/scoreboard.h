@@ -2,10 +2,12 @@
 //
 // Contract: given a straight-line block of instructions, each with the unit it occupies, its reciprocal
 // throughput, its latency and the registers it reads and writes, steady_state_cycles() returns the cycles
-// one execution of the block costs when the block runs back to back (a loop body): in-order issue, at most
-// `issue_width` instructions per cycle, an instruction waits for its operands (read-after-write latency)
-// and for a free instance of its unit. Time is fractional so that measured throughputs such as 2.45
-// cycles are reproduced exactly.
+// one execution of the block costs when the block runs back to back (a loop body): in-order issue in
+// groups of at most `issue_width` instructions that issue at one time, an instruction waits for its
+// operands (read-after-write latency) and for a free instance of its unit, a single-cycle integer
+// operation (or a branch) may join the group of the single-cycle integer operation that produces its
+// operand, and the loop's taken branch closes a group. Time is fractional so that measured throughputs
+// such as 2.45 cycles are reproduced exactly.
 #pragma once
 
 #include <array>
@@ -27,6 +29,9 @@ struct SbInsn {
   // once (whole_reads) waits for this, one that chains element by element only for `latency`.
   double whole_latency = 0;  // 0: same as latency
   bool whole_reads = false;
+  // A single-cycle integer operation: it may issue in the same group as the single-cycle integer operation
+  // that produces its operand (the second pipe takes the first's result late, in the same cycle).
+  bool cascades = false;
   std::vector<uint8_t> reads, writes;
 };
 

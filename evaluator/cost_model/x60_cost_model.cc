@@ -206,6 +206,7 @@ SbInsn X60CostModel::timing(const riscv::Insn& insn, int32_t vtype, bool* fallba
     sb.whole_latency = sb.rthroughput + kLoadGroupBase + kLoadGroupPerRegister * regs;
   }
   if (insn.cls == riscv::InsnClass::vec_store) sb.whole_reads = true;
+  sb.cascades = (insn.cls == riscv::InsnClass::int_alu && sb.latency <= 1) || insn.cls == riscv::InsnClass::branch;
   add_regs(sb.writes, insn.dst, vt);
   // A scalar or FP store issues once its address is ready and takes its data late (the store buffer): the
   // data register (src[0], before the base) does not hold it up; the base register does. Vector stores

@@ -66,6 +66,36 @@ TEST(Scoreboard, SeparateUnitsOverlap) {
   EXPECT_DOUBLE_EQ(steady_state_cycles(block), 32);
 }
 
+TEST(Scoreboard, AnInstructionThatWaitedTakesTheNextOneAlong) {
+  // A memset-like loop: store through x3; x4 = x3 + 1; x3 = x4; branch on x4. The move waits a cycle for
+  // the add and the branch issues beside it; the next store and add issue together when x3 is ready: two
+  // cycles an iteration (one slot per instruction would give two and a half).
+  const SbInsn store = op(Unit::ls, 0.5, 1, {3}, {});
+  const SbInsn inc = op(Unit::ieu_any, 0.5, 1, {3}, {4});
+  const SbInsn mov = op(Unit::ieu_any, 0.5, 1, {4}, {3});
+  const SbInsn branch = op(Unit::ieu_a, 1, 1, {4}, {});
+  EXPECT_DOUBLE_EQ(steady_state_cycles({store, inc, mov, branch}), 2);
+}
+
+TEST(Scoreboard, TheLoopBranchClosesTheGroup) {
+  // Three independent single-slot ops: two groups an iteration, not one and a half.
+  std::vector<SbInsn> block(3, op(Unit::ieu_any, 0.5, 1, {10}, {11}));
+  EXPECT_DOUBLE_EQ(steady_state_cycles(block), 2);
+}
+
+TEST(Scoreboard, SingleCycleIntegerOpsCascadeWithinAGroup) {
+  // x2 = f(x1); x3 = g(x2): with cascading the consumer issues beside its producer, one group an iteration.
+  SbInsn a = op(Unit::ieu_any, 0.5, 1, {1}, {2});
+  SbInsn b = op(Unit::ieu_any, 0.5, 1, {2}, {3});
+  EXPECT_DOUBLE_EQ(steady_state_cycles({a, b}), 2);  // without: b waits a cycle for x2
+  a.cascades = b.cascades = true;
+  EXPECT_DOUBLE_EQ(steady_state_cycles({a, b}), 1);
+  // A producer that does not cascade (latency 3): the consumer waits for its latency as usual, and the
+  // loop's branch closes its group.
+  SbInsn slow = op(Unit::ieu_any, 0.5, 3, {1}, {2});
+  EXPECT_DOUBLE_EQ(steady_state_cycles({slow, b}), 4);
+}
+
 TEST(Scoreboard, EmptyBlockCostsNothing) {
   EXPECT_EQ(steady_state_cycles({}), 0);
 }

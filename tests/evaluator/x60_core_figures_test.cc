@@ -51,6 +51,7 @@ constexpr uint32_t kBltuA2A4 = 0xfee66ce3;       // bltu a2, a4, -8
 constexpr uint32_t kLdT0 = 0x00053283;           // ld t0, 0(a0)
 constexpr uint32_t kLdA1 = 0x00053583;           // ld a1, 0(a0)
 constexpr uint32_t kSdT0A1 = 0x0055b023;         // sd t0, 0(a1)
+constexpr uint32_t kSdT1A1 = 0x0065b023;         // sd t1, 0(a1)
 constexpr uint32_t kAddiA0 = 0x00850513;         // addi a0, a0, 8
 constexpr uint32_t kAddiA1 = 0x00858593;         // addi a1, a1, 8
 constexpr uint32_t kBneA0A2 = 0xfec51ae3;        // bne a0, a2, -12
@@ -279,10 +280,12 @@ TEST(X60ScalarMul, StreamOfIndependentMulsCostsTheMeasuredThroughput) {
 TEST(X60Stores, StoreDataDoesNotWaitForTheLoadThatProducedIt) {
   const double load_latency = table().scalar("ld")->latency;
   ASSERT_GE(load_latency, 3);
-  // A copy loop: ld t0, 0(a0); sd t0, 0(a1); addi a0, a0, 8; addi a1, a1, 8; bne a0, a2, 1b.
+  // A copy loop: ld t0, 0(a0); sd t0, 0(a1); addi a0, a0, 8; addi a1, a1, 8; bne a0, a2, 1b. It costs
+  // what the same loop storing a register no load writes costs: three issue groups of five instructions
+  // (rvv-bench's scalar memreverse, lbu; sb; addi; addi; bne, runs at 3.0 cycles a byte on the X60).
   const double copy = block_cycles({kLdT0, kSdT0A1, kAddiA0, kAddiA1, kBneA0A2}, kVtypeNone);
-  EXPECT_LT(copy, load_latency);
-  EXPECT_LE(copy, 2.5 + 1e-9);  // five instructions, two a cycle
+  EXPECT_DOUBLE_EQ(copy, block_cycles({kLdT0, kSdT1A1, kAddiA0, kAddiA1, kBneA0A2}, kVtypeNone));
+  EXPECT_DOUBLE_EQ(copy, 3.0);
   // The data operand is not a read; the address base is.
   const SbInsn sd = model().timing(insn(kSdT0A1), kVtypeNone);
   EXPECT_EQ(std::count(sd.reads.begin(), sd.reads.end(), uint8_t{5}), 0);   // t0 = x5
@@ -342,6 +345,56 @@ TEST(X60VectorLoads, ArithmeticChainsOnALoadWithoutWaitingForTheWholeGroup) {
   const SbInsn load = model().timing(insn(kVle8A0), 0xc3);
   EXPECT_GT(load.whole_latency, load.latency);
   EXPECT_TRUE(model().timing(insn(kVse8A1), 0xc3).whole_reads);
+}
+
+}  // namespace
+}  // namespace eok::cost
+
+namespace eok::cost {
+namespace {
+
+// Scalar loops rvv-bench timed on the X60, in L1, against the model (X60CostModel::timing() and the
+// scoreboard). Cycles per iteration from the measured pages: memset and memcpy in the shared data
+// (rvv-bench-x60-kernels.json, "scalar", 0.499 and 0.333 bytes a cycle), the others from rvv-bench's
+// memreverse (0.333), utf8_count (0.170) and LUT4 (0.163) pages, whose loops evaluator/cost_model/calibration/
+// reproduces; the instructions are clang-22's for them. These loops fixed the scoreboard's issue groups and
+// the integer loads' 3-cycle latency (make_x60_table.py SCALAR_LOAD_USE_LATENCY). Not held to it: utf8_count's
+// SWAR_popc step (ld; not; srli; or; and; cpop; addi; add; addi; bltu) runs at 7.05 cycles on the board and 9
+// in the model (LLVM's 2-cycle cpop is in its chain), and byteswap's (4 lbu; 4 sb; addi; bne: 8.2 against 5),
+// whose loads read the bytes the previous iteration's stores just wrote.
+struct ScalarLoop {
+  const char* name;
+  std::vector<uint32_t> words;
+  double board_cycles;
+};
+
+TEST(X60ScalarLoops, MeasuredLoopsAreWithinFifteenPercent) {
+  const std::vector<ScalarLoop> loops = {
+      {"memset scalar: sb; addi; mv; bne", {0x00b68023, 0x00168713, 0x00070693, 0xfec71ae3}, 1 / 0.499},
+      {"memcpy scalar: lbu; sb; addi; addi; mv; bne",
+       {0x0005c703, 0x00e68023, 0x00158593, 0x00168713, 0x00070693, 0xfec716e3},
+       1 / 0.333},
+      {"memreverse scalar: lbu; sb; addi; addi; bne",
+       {0x0005c683, 0x00d50023, 0x00150513, 0xfff58593, 0xfec518e3},
+       1 / 0.333},
+      {"utf8_count scalar: lb; slti; addi; xori; add; mv; bne",
+       {0x00060683, 0xfc06a693, 0x00160713, 0x0016c613, 0x00c50533, 0x00070613, 0xfeb714e3},
+       1 / 0.170},
+      {"LUT4 scalar: lbu; andi; add; lbu; sb; addi; bne",
+       {0x0005c683, 0x00f6f693, 0x00a686b3, 0x0006c683, 0x00d58023, 0x00158593, 0xfec594e3},
+       1 / 0.163},
+  };
+  for (const ScalarLoop& loop : loops) {
+    const double modeled = block_cycles(loop.words, kVtypeNone);
+    EXPECT_NEAR(modeled / loop.board_cycles, 1.0, 0.15)
+        << loop.name << ": modeled " << modeled << " cycles an iteration, the board " << loop.board_cycles;
+  }
+}
+
+TEST(X60ScalarLoops, AnOperandWaitTakesTheNextInstructionAlong) {
+  // memset's loop: `mv a3, a4` waits a cycle for addi; sb and addi of the next iteration then issue
+  // together, so the loop runs at two cycles (the board: 2.0), not two and a half.
+  EXPECT_DOUBLE_EQ(block_cycles({0x00b68023, 0x00168713, 0x00070693, 0xfec71ae3}, kVtypeNone), 2.0);
 }
 
 }  // namespace
