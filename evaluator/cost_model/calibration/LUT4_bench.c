@@ -22,7 +22,7 @@
  *   rvv_vluxei8_m{1,2,4,8}, rvv_vloxei8_m{1,2,4,8}   the lookup as an indexed load from the table
  */
 #define BENCH "LUT4_bench"
-#include "bench_harness.h" /* MAX_MEM, SEED, BARRIER, the command line, rng */
+#include "bench_harness.h" /* MAX_MEM, SEED, BARRIER, the command line, rng, fill_random */
 
 typedef void (*lut_fn)(const uint8_t*, uint8_t*, size_t);
 
@@ -73,13 +73,6 @@ static lut_fn volatile g_fn; /* read inside the region: the call is indirect, as
 
 /* the board's table: four fixed 32-bit words, little-endian */
 static const uint32_t LUT_WORDS[4] = {0x4564907f, 0xb8ce2de0, 0xc0f7adf8, 0xa048aa9f};
-
-static void fill_random(uint8_t* p, size_t n) {
-  for (size_t i = 0; i < n; i += 8) {
-    uint64_t r = rng_next();
-    memcpy(p + i, &r, n - i < 8 ? n - i : 8);
-  }
-}
 
 int main(int argc, char** argv) {
   unsigned char selected[NIMPLS];

@@ -50,6 +50,15 @@ static uint64_t rng_next(void) {
   return rng_state * 0x2545f4914f6cdd1dull;
 }
 
+/* exactly n pseudo-random bytes at p, from the PRNG above, 8 at a time (untimed fills of the held-out programs) */
+__attribute__((unused)) static void fill_random(void* p, size_t n) {
+  unsigned char* b = p;
+  for (size_t i = 0; i < n; i += 8) {
+    uint64_t r = rng_next();
+    memcpy(b + i, &r, n - i < 8 ? n - i : 8);
+  }
+}
+
 /* the untimed pre-fill: our own vector memset, so no libc code of unknown shape runs between regions */
 __attribute__((noinline, unused)) static void fill_bytes(unsigned char* p, int c, size_t n) {
 #if defined(__riscv_vector)

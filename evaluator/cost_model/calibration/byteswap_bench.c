@@ -23,7 +23,7 @@
  *   rvv_m1_vrgathers_m{2,4,8}  e32 load of a group, one m1 vrgather.vv per register, e32 store
  */
 #define BENCH "byteswap_bench"
-#include "bench_harness.h" /* MAX_MEM, SEED, BARRIER, the command line, rng */
+#include "bench_harness.h" /* MAX_MEM, SEED, BARRIER, the command line, rng, fill_random */
 
 typedef void (*byteswap_fn)(uint32_t*, size_t);
 
@@ -126,15 +126,6 @@ static const char* impl_name(size_t i) {
 
 static byteswap_fn volatile g_fn; /* read inside the region: the call is indirect, as on the board */
 
-/* fresh pseudo-random words, written 8 bytes at a time */
-static void fill_random(uint32_t* p, size_t n) {
-  for (size_t i = 0; i + 1 < n; i += 2) {
-    uint64_t r = rng_next();
-    memcpy(p + i, &r, 8);
-  }
-  if (n & 1) p[n - 1] = (uint32_t)rng_next();
-}
-
 int main(int argc, char** argv) {
   unsigned char selected[NIMPLS];
   const struct bench_args a = parse_args(argc, argv, MAX_MEM / 4, "N must be in 1 .. 32 Mi words", selected);
@@ -148,7 +139,7 @@ int main(int argc, char** argv) {
     start_impl(IMPLS[i].name, &a);
     g_fn = IMPLS[i].fn;
     for (size_t call = 0; call <= a.timed; call++) { /* call 0: untimed validation + warm-up */
-      fill_random(p, n);
+      fill_random(p, n * sizeof *p);
       if (call == 0) {
         for (size_t k = 0; k < n; k++) want[k] = __builtin_bswap32(p[k]);
         g_fn(p, n);

@@ -27,7 +27,7 @@
  *                             its own m1 vrgatherei16, the registers stored in reverse order
  */
 #define BENCH "memreverse_bench"
-#include "bench_harness.h" /* MAX_MEM, GUARD, SEED, BARRIER, the command line, rng, fill_bytes */
+#include "bench_harness.h" /* MAX_MEM, GUARD, SEED, the command line, rng, fill_random, fill_bytes */
 
 #define SRC_DISTANCE (MAX_MEM / 2)
 #define MAX_OFF 255
@@ -188,11 +188,7 @@ int main(int argc, char** argv) {
 
   /* every source byte any call can read, once */
   rng_seed(SEED);
-  unsigned char* src_base = mem + SRC_DISTANCE;
-  for (size_t i = 0; i < n + 2 * MAX_OFF + 2 * GUARD; i += 8) {
-    uint64_t r = rng_next();
-    memcpy(src_base + i, &r, 8);
-  }
+  fill_random(mem + SRC_DISTANCE, n + 2 * MAX_OFF + 2 * GUARD);
 
   for (size_t i = 0; i < NIMPLS; i++) {
     if (!selected[i]) continue;

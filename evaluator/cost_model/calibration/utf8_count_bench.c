@@ -24,7 +24,7 @@
  * the compiler's, not the page's.
  */
 #define BENCH "utf8_count_bench"
-#include "bench_harness.h" /* MAX_MEM, SEED, BARRIER, the command line, rng */
+#include "bench_harness.h" /* MAX_MEM, SEED, BARRIER, the command line, rng, fill_random */
 
 #define MAX_OFF 511
 
@@ -99,13 +99,6 @@ static const char* impl_name(size_t i) {
 
 static count_fn volatile g_fn; /* read inside the region: the call is indirect, as on the board */
 static volatile size_t g_sink;
-
-static void fill_random(unsigned char* p, size_t n) {
-  for (size_t i = 0; i < n; i += 8) {
-    uint64_t r = rng_next();
-    memcpy(p + i, &r, 8);
-  }
-}
 
 int main(int argc, char** argv) {
   unsigned char selected[NIMPLS];
