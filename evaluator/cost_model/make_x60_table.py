@@ -25,8 +25,13 @@ vector.<mnemonic>.latency (cycles, per vtype)
     them otherwise (see llvm_query()): loads/stores with an explicit EEW (vle, vlse, vlseg, vlsseg, vle*ff
     and their stores) under e<EEW>, <EMUL> (same VLMAX, same register group); indexed ones as the same
     instruction with index EEW = SEW under the same vtype (same element count).
+    Vector compares (VECTOR_COMPARE_PREFIXES, "latency_source": "measured_loops") instead take
+    max(rthroughput, min(LLVM's latency, 4)): measured loops show the mask ready when the compare leaves
+    the unit. Integer scalar loads take SCALAR_LOAD_USE_LATENCY the same way.
 vector.<mnemonic>.unit
-    The resource LLVM's model charges (SMX60_VFP -> vfp, SMX60_VIEU -> vieu, SMX60_VLS -> vls).
+    The resource LLVM's model charges (SMX60_VFP -> vfp, SMX60_VIEU -> vieu, SMX60_VLS -> vls). The cost
+    model runs permutes (vrgather, slides, compress) on vls instead (x60_cost_model.cc: measured loops
+    show them not overlapping loads and stores).
 vector entries with "source": "llvm"
     Instructions the measurement does not cover (vssra, indexed and indexed-segment loads/stores,
     whole-register loads/stores): rthroughput is LLVM's RThroughput, for every legal vtype, unless a
@@ -408,6 +413,13 @@ SCALAR_SIBLINGS = {"mul": ("mulh", "mulhsu", "mulhu", "mulw")}
 # with LLVM's 4 (tests/evaluator/x60_core_figures_test.cc checks these loops).
 SCALAR_LOAD_USE_LATENCY = 3
 SCALAR_INT_LOADS = ("lb", "lbu", "lh", "lhu", "lw", "lwu", "ld")
+# Vector compares: the mask is ready when the compare leaves the unit (its measured occupancy), not at
+# LLVM's latency, which at m4 and m8 exceeds it (vmsgt.vx e8m8: 18 against 11), and no sooner than LLVM's
+# m1 figure. rvv-bench utf8_count on the X60 (2025-09): its loops (vle8; vmsgt.vx; vcpop.m) at m2-m8, four
+# strips an iteration, run at the sum of the three occupancies (29.7 cycles a strip at m8: 16.6 + 11 + 2).
+VECTOR_COMPARE_PREFIXES = ("vmseq", "vmsne", "vmslt", "vmsle", "vmsgt", "vmsge",
+                           "vmfeq", "vmfne", "vmflt", "vmfle", "vmfgt", "vmfge")
+VECTOR_COMPARE_MIN_LATENCY = 4
 
 # ----------------------------------------------------------------------------------------------------
 # vsetvli: measured in rvv-bench's memset kernels (see the module docstring)
@@ -750,6 +762,13 @@ def build(data_path, kernels_path, mca):
         for fld in ("rthroughput", "masked_rthroughput", "latency"):
             if fld in e:
                 e[fld] = {k: num(v) for k, v in e[fld].items()}
+    for mn, e in vector.items():
+        if mn.startswith(VECTOR_COMPARE_PREFIXES):
+            for key, lat in e.get("latency", {}).items():
+                rt = e.get("rthroughput", {}).get(key)
+                if rt is not None and lat is not None:
+                    e["latency"][key] = num(max(rt, min(lat, VECTOR_COMPARE_MIN_LATENCY)))
+            e["latency_source"] = "measured_loops"
 
     # ---- scalar
     asm = scalar_asm()
@@ -823,10 +842,13 @@ def build(data_path, kernels_path, mca):
         },
         "measured_kernels": vset_record,
         "measured_loops": {
-            "what": "scalar latency of the integer loads (entries with latency_source: measured_loops)",
+            "what": "latencies of entries with latency_source: measured_loops: the integer loads' (scalar) "
+                    "and the vector compares' (max(rthroughput, min(LLVM latency, "
+                    f"{VECTOR_COMPARE_MIN_LATENCY})))",
             "figure": SCALAR_LOAD_USE_LATENCY,
             "origin": "rvv-bench utf8_count scalar (5.88 cycles/byte) and LUT4 scalar (6.13) on the X60, "
-                      "load-use chains costed by the scoreboard with its issue groups",
+                      "load-use chains costed by the scoreboard with its issue groups; utf8_count's vector "
+                      "loops (vle8; vmsgt.vx; vcpop.m) at the sum of their occupancies",
         },
         "derived": {
             "what": "vector cells listed in an entry's derived / masked_derived, scalar entries with derived: "

@@ -189,6 +189,13 @@ SbInsn X60CostModel::timing(const riscv::Insn& insn, int32_t vtype, bool* fallba
     cost = InsnCost{d.rthroughput * scale, d.latency + (scale - 1), d.unit, false};
   }
   sb.unit = cost->unit;
+  // Permutes (vrgather, slides, compress) take the vector load/store unit: on the X60 a strip that loads
+  // a group, permutes it and stores it runs at the sum of their occupancies. rvv-bench LUT4 and byteswap,
+  // a group loaded at m2-m8, one m1 vrgather.vv per register, stored: 85.6 cycles a 256-byte strip at m8,
+  // vle8 16.6 + vand 16 + 8 x 4 + vse8 19.4, where LLVM's units (vls, vieu) would overlap them to 55.
+  // Arithmetic keeps its own unit: a splat or an add beside loads and stores overlaps them (rvv-bench
+  // memset's vmv.v.x before its store loop costs the board nothing extra).
+  if (insn.cls == riscv::InsnClass::vec_perm && sb.unit == Unit::vieu) sb.unit = Unit::vls;
   sb.rthroughput = cost->rthroughput;
   sb.latency = cost->latency;
   // A vector load's register group is complete only well after the load has had the load/store unit, but

@@ -399,3 +399,41 @@ TEST(X60ScalarLoops, AnOperandWaitTakesTheNextInstructionAlong) {
 
 }  // namespace
 }  // namespace eok::cost
+
+namespace eok::cost {
+namespace {
+
+constexpr int32_t kE8M8 = 0xc3, kE8M1 = 0xc0;       // e8, m8 / m1, ta, ma
+constexpr uint32_t kVrgatherV16V0V24 = 0x320c0857;  // vrgather.vv v16, v0, v24
+constexpr uint32_t kVle8A1 = 0x02058407;            // vle8.v v8, (a1)
+constexpr uint32_t kVaddV16V24V0 = 0x03800857;      // vadd.vv v16, v24, v0
+constexpr uint32_t kVmsgtV16V8A3 = 0x7e86c857;      // vmsgt.vx v16, v8, a3
+constexpr uint32_t kVcpopA5V16 = 0x430827d7;        // vcpop.m a5, v16
+
+TEST(X60VectorLoops, PermutesTakeTheLoadStoreUnitArithmeticDoesNot) {
+  // rvv-bench LUT4 and byteswap on the X60: a group loaded at m8, one m1 vrgather.vv per register, stored:
+  // 85.6 cycles a strip, the sum of the occupancies (vle8 16.6 + vand 16 + 8 x 4 + vse8 19.4), where
+  // separate units would give about 55. So a load and an independent gather cost their sum; a load and an
+  // independent add still overlap (memset's splat beside its stores costs the board nothing extra).
+  const SbInsn load = model().timing(insn(kVle8A1), kE8M1);
+  const SbInsn gather = model().timing(insn(kVrgatherV16V0V24), kE8M1);
+  EXPECT_EQ(load.unit, gather.unit);
+  EXPECT_NEAR(block_cycles({kVle8A1, kVrgatherV16V0V24}, kE8M1), load.rthroughput + gather.rthroughput, 1e-9);
+  const SbInsn add = model().timing(insn(kVaddV16V24V0), kE8M8);
+  EXPECT_NE(model().timing(insn(kVle8A1), kE8M8).unit, add.unit);
+  EXPECT_LT(block_cycles({kVle8A1, kVaddV16V24V0}, kE8M8),
+            model().timing(insn(kVle8A1), kE8M8).rthroughput + add.rthroughput);
+}
+
+TEST(X60VectorLoops, ACountingStripRunsAtTheBoardsPace) {
+  // rvv-bench utf8_count on the X60 (2025-09), four strips an iteration at m8 (vle8.v; vmsgt.vx; vcpop.m
+  // each): 118.8 cycles an iteration, 29.7 a strip, about the sum of the occupancies (16.6 + 11 + 2). The
+  // compare's mask is ready when the compare leaves the unit (make_x60_table.py VECTOR_COMPARE_PREFIXES);
+  // at LLVM's 18-cycle latency the strip would cost about 36.
+  const double strip = block_cycles({kVle8A1, kVmsgtV16V8A3, kVcpopA5V16}, kE8M8);
+  EXPECT_NEAR(strip / 29.7, 1.0, 0.1) << strip << " cycles a strip";
+  EXPECT_EQ(model().timing(insn(kVmsgtV16V8A3), kE8M8).latency, 11);
+}
+
+}  // namespace
+}  // namespace eok::cost
