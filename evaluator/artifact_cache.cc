@@ -1,10 +1,7 @@
 #include "evaluator/artifact_cache.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <functional>
-#include <thread>
 #include <vector>
 
 #include "src/common/error.h"
@@ -21,15 +18,24 @@ fs::path ArtifactCache::path(const std::string& key, const std::string& suffix) 
   return dir_ / key.substr(0, 2) / (key + suffix);
 }
 
-std::optional<fs::path> ArtifactCache::find(const std::string& key, const std::string& suffix) const {
-  const fs::path file = path(key, suffix);
-  std::error_code ec;
-  if (!fs::exists(file, ec)) return std::nullopt;
+namespace {
+
+fs::path checksum_path(const fs::path& file) {
   fs::path sum = file;
   sum += ".sum";
-  if (fs::exists(sum, ec) && read_file(sum) == content_hash(read_file(file))) {
-    fs::last_write_time(file, fs::file_time_type::clock::now(), ec);  // last use, for trim()
-    return file;
+  return sum;
+}
+
+// The contents of a cached file whose checksum matches (its time refreshed: last use, for trim()); a file
+// that does not match is removed with its checksum, with a warning.
+std::optional<std::string> verified_contents(const fs::path& file) {
+  std::error_code ec;
+  if (!fs::exists(file, ec)) return std::nullopt;
+  const fs::path sum = checksum_path(file);
+  std::string bytes = read_file(file);
+  if (fs::exists(sum, ec) && read_file(sum) == content_hash(bytes)) {
+    fs::last_write_time(file, fs::file_time_type::clock::now(), ec);
+    return bytes;
   }
   log::warn("the cached {} does not match its checksum (damaged?): building it again", file.string());
   fs::remove(file, ec);
@@ -37,21 +43,31 @@ std::optional<fs::path> ArtifactCache::find(const std::string& key, const std::s
   return std::nullopt;
 }
 
-fs::path ArtifactCache::store_bytes(const std::string& key, const std::string& suffix, const std::string& bytes) const {
+}  // namespace
+
+std::optional<fs::path> ArtifactCache::find(const std::string& key, const std::string& suffix) const {
   const fs::path file = path(key, suffix);
-  fs::path staged = file;
-  staged += ".tmp." + std::to_string(::getpid()) + "." +
-            std::to_string(std::hash<std::thread::id>{}(std::this_thread::get_id()));
-  write_file_atomic(staged, bytes);
-  fs::path sum = file;
-  sum += ".sum";
-  write_file_atomic(sum, content_hash(bytes));
+  if (!verified_contents(file)) return std::nullopt;
+  return file;
+}
+
+bool ArtifactCache::copy_to(const std::string& key, const std::string& suffix, const fs::path& dest) const {
+  const fs::path file = path(key, suffix);
+  const std::optional<std::string> bytes = verified_contents(file);
+  if (!bytes) return false;
+  write_file_atomic(dest, *bytes);
   std::error_code ec;
-  fs::rename(staged, file, ec);
-  if (ec) {
-    fs::remove(staged, ec);
-    throw Error("cannot store " + file.string() + " in the cache: " + ec.message());
-  }
+  fs::permissions(dest, fs::status(file).permissions(), ec);
+  if (ec) throw Error("cannot set the permissions of " + dest.string() + ": " + ec.message());
+  return true;
+}
+
+fs::path ArtifactCache::store_bytes(const std::string& key, const std::string& suffix, const std::string& bytes) const {
+  // The checksum first, then the file under its name in one rename (write_file_atomic): a reader never
+  // sees a file without its checksum, nor a part of one.
+  const fs::path file = path(key, suffix);
+  write_file_atomic(checksum_path(file), content_hash(bytes));
+  write_file_atomic(file, bytes);
   return file;
 }
 
@@ -73,10 +89,8 @@ void ArtifactCache::trim(const std::string& suffix, size_t keep) const {
   if (files.size() <= keep) return;
   std::sort(files.begin(), files.end(), std::greater<>());
   for (size_t i = keep; i < files.size(); ++i) {
-    fs::path sum = files[i].second;
-    sum += ".sum";
     fs::remove(files[i].second, ec);
-    fs::remove(sum, ec);
+    fs::remove(checksum_path(files[i].second), ec);
   }
 }
 

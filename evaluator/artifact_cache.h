@@ -18,6 +18,10 @@ class ArtifactCache {
   // file is removed (with a warning) so that the caller builds it again.
   std::optional<std::filesystem::path> find(const std::string& key, const std::string& suffix) const;
 
+  // Copies the cached file for `key` with `suffix` to `dest` (with its permissions), reading it once for
+  // both the checksum and the copy; false (and the damaged file removed) when it is missing or damaged.
+  bool copy_to(const std::string& key, const std::string& suffix, const std::filesystem::path& dest) const;
+
   // Copies `built` into the cache under `key` (with its permissions) and returns the cached path. The
   // checksum is written before the file appears under its name, so a reader never sees a file without it.
   std::filesystem::path store(const std::string& key, const std::string& suffix,

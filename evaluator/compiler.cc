@@ -325,10 +325,7 @@ LinkResult ClangCompiler::link(const LinkRequest& req) {
   for (const auto& [object, name] : req.objects) h.add(name).add(content_hash(read_file(object)));
   const std::string key = h.hex();
   const ArtifactCache cache(cache_dir_ / "programs");
-  if (auto linked = cache.find(key, ".exe")) {
-    copy_file_checked(*linked, req.out);
-    return LinkResult{true, "", ""};
-  }
+  if (cache.copy_to(key, ".exe", req.out)) return LinkResult{true, "", ""};
   const fs::path dir = req.out.parent_path();
   const std::string exe = req.out.filename().string();
   sandbox::SandboxedRun run;

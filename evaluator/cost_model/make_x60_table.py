@@ -414,8 +414,8 @@ SCALAR_SIBLINGS = {"mul": ("mulh", "mulhsu", "mulhu", "mulw")}
 SCALAR_LOAD_USE_LATENCY = 3
 SCALAR_INT_LOADS = ("lb", "lbu", "lh", "lhu", "lw", "lwu", "ld")
 # Vector compares: the mask is ready when the compare leaves the unit (its measured occupancy), not at
-# LLVM's latency, which at m4 and m8 exceeds it (vmsgt.vx e8m8: 18 against 11), and no sooner than LLVM's
-# m1 figure. rvv-bench utf8_count on the X60 (2025-09): its loops (vle8; vmsgt.vx; vcpop.m) at m2-m8, four
+# LLVM's latency, which at m4 and m8 exceeds it (vmsgt.vx e8m8: 18 against 11), and no sooner than 4 cycles
+# (LLVM's latency of every compare at m1 and below). rvv-bench utf8_count on the X60 (2025-09): its loops (vle8; vmsgt.vx; vcpop.m) at m2-m8, four
 # strips an iteration, run at the sum of the three occupancies (29.7 cycles a strip at m8: 16.6 + 11 + 2).
 VECTOR_COMPARE_PREFIXES = ("vmseq", "vmsne", "vmslt", "vmsle", "vmsgt", "vmsge",
                            "vmfeq", "vmfne", "vmflt", "vmfle", "vmfgt", "vmfge")

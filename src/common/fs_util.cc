@@ -197,13 +197,6 @@ void write_file_atomic(const fs::path& path, std::string_view data) {
   if (ec) fail(ec.value());
 }
 
-void copy_file_checked(const fs::path& from, const fs::path& to) {
-  write_file_atomic(to, read_file(from));
-  std::error_code ec;
-  fs::permissions(to, fs::status(from).permissions(), ec);
-  if (ec) throw Error("cannot set the permissions of " + to.string() + ": " + ec.message());
-}
-
 TempDir::TempDir(const fs::path& parent, std::string_view prefix) {
   ensure_directory(parent);
   std::string templ = (parent / (std::string(prefix) + "XXXXXX")).string();

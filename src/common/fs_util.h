@@ -37,9 +37,6 @@ std::string byte_size_text(uintmax_t bytes);
 // StorageError when the disk fails (full, read-only, I/O error), Error otherwise.
 void write_file_atomic(const fs::path& path, std::string_view data);
 
-// Copies `from` to `to` (replacing it) with its permissions, failing as write_file_atomic does.
-void copy_file_checked(const fs::path& from, const fs::path& to);
-
 // What the user can do when the disk failed with `err` (an errno for which is_storage_errno holds):
 // " (free space where it lives, then run the command again)" and the like, to append to a message.
 std::string storage_advice(int err);

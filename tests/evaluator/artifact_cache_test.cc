@@ -35,6 +35,26 @@ TEST(ArtifactCache, KeepsThePermissionsOfAStoredFile) {
   EXPECT_EQ(fs::status(stored).permissions() & fs::perms::owner_exec, fs::perms::owner_exec);
 }
 
+TEST(ArtifactCache, CopiesOutOnlyWhatMatchesItsChecksumWithItsPermissions) {
+  TempDir dir(fs::temp_directory_path(), "eok-artifacts-");
+  const fs::path built = dir.path() / "a.out";
+  write_file_atomic(built, "#!/bin/sh\n");
+  fs::permissions(built, fs::perms::owner_all);
+  const ArtifactCache cache(dir.path() / "cache");
+  EXPECT_FALSE(cache.copy_to("0123", ".exe", dir.path() / "none"));
+  EXPECT_FALSE(fs::exists(dir.path() / "none"));
+  const fs::path stored = cache.store("0123", ".exe", built);
+  const fs::path out = dir.path() / "copy";
+  ASSERT_TRUE(cache.copy_to("0123", ".exe", out));
+  EXPECT_EQ(read_file(out), "#!/bin/sh\n");
+  EXPECT_EQ(fs::status(out).permissions() & fs::perms::owner_exec, fs::perms::owner_exec);
+
+  write_file_atomic(stored, "#!/bin/sh\nrm -rf ~\n");
+  EXPECT_FALSE(cache.copy_to("0123", ".exe", dir.path() / "damaged"));
+  EXPECT_FALSE(fs::exists(dir.path() / "damaged"));
+  EXPECT_FALSE(fs::exists(stored)) << "a damaged artifact is removed so that it is built again";
+}
+
 TEST(ArtifactCache, TrimKeepsTheMostRecentlyUsed) {
   TempDir dir(fs::temp_directory_path(), "eok-artifacts-");
   const ArtifactCache cache(dir.path());

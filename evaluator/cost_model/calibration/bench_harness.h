@@ -193,7 +193,9 @@ __attribute__((unused)) static const char* check_guards(const unsigned char* dst
 }
 
 /* "BENCH: VALIDATION FAILED: impl I, chart C, n N, <where>: <what> (byte <at>)" on stderr, exit 3; `where`
- * (a printf format and its arguments) names the call's offsets and data. */
+ * (a printf format and its arguments) names the call's offsets and data. NO_BYTE as `at`: a result that is
+ * not a byte of memory (a count), and no "(byte ...)". */
+#define NO_BYTE ((size_t)-1)
 __attribute__((noreturn, format(printf, 5, 6))) static void validation_failed(const char* impl,
                                                                               const struct bench_args* a,
                                                                               const char* what, size_t at,
@@ -204,7 +206,10 @@ __attribute__((noreturn, format(printf, 5, 6))) static void validation_failed(co
   va_start(ap, where);
   vfprintf(stderr, where, ap);
   va_end(ap);
-  fprintf(stderr, ": %s (byte %zu)\n", what, at);
+  if (at == NO_BYTE)
+    fprintf(stderr, ": %s\n", what);
+  else
+    fprintf(stderr, ": %s (byte %zu)\n", what, at);
   exit(3);
 }
 

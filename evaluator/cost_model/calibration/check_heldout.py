@@ -34,7 +34,6 @@ import json
 import math
 import re
 import statistics
-import subprocess
 import sys
 from pathlib import Path
 
@@ -42,8 +41,8 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parents[2]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
-import run_calibration as rc  # noqa: E402  (build flags, eok measure, region mapping)
-from fit_memory_model import expand, params_from_model, region_cycles, spearman  # noqa: E402
+import run_calibration as rc  # noqa: E402  (the build, eok measure, region mapping)
+from fit_memory_model import evaluate, expand, params_from_model, pooled, region_cycles  # noqa: E402
 
 # program -> (page file, chart title on the page, bytes touched per unit of n, {page label: our impl name})
 PROGRAMS = {
@@ -58,8 +57,10 @@ PROGRAMS = {
 # then timed a fence.i after each call; it was removed on 2024-10-27); --fence-cycles adds it to the model.
 VINTAGES = {
     "memreverse": ("2026-01-17", "same harness as the fitted run"),
-    "utf8_count": ("2025-09-13", "the fitted run itself (utf8_count is not fitted)"),
-    "LUT4": ("2024-10-27", "a fixed ~190 cycles per call, as the fence.i-era runs"),
+    "utf8_count": ("2025-09-13", "the fitted run itself (the memory fit does not use utf8_count; its L1 loops "
+                                 "set the compare and integer-load latencies)"),
+    "LUT4": ("2024-10-27", "a fixed ~190 cycles per call, as the fence.i-era runs (its L1 loops set the "
+                           "integer-load latency and the permutes' unit)"),
     "byteswap": ("2024-05-21", "a fence.i-era run: ~190 cycles per call; beyond L1 about 2x slower"),
 }
 FENCE_ERA = {"LUT4", "byteswap"}
@@ -93,25 +94,6 @@ def pick_sizes(sizes, unit):
         if n not in picked:
             picked.append(n)
     return picked
-
-
-def build(cc, build_dir, programs):
-    build_dir.mkdir(parents=True, exist_ok=True)
-    flags = list(rc.BASE_FLAGS)
-    if rc.compiler_accepts(cc, flags + ["-mcpu=spacemit-x60"], build_dir):
-        flags.append("-mcpu=spacemit-x60")
-    flags.append(f"-I{REPO / 'evaluator' / 'target'}")
-    out = {}
-    for prog in programs:
-        exe = build_dir / f"{prog}_bench"
-        sources = [HERE / f"{prog}_bench.c", HERE / f"{prog}_impls.S"]
-        r = subprocess.run([cc, *flags, "-Wall", "-Wextra", *[str(s) for s in sources if s.exists()], "-o", str(exe)],
-                           capture_output=True, text=True)
-        if r.returncode != 0:
-            rc.loud(f"BUILD FAILED: {prog}", r.stdout + r.stderr)
-            sys.exit(1)
-        out[prog] = exe
-    return out
 
 
 def load_cache(path):
@@ -185,16 +167,10 @@ def report(plan, pages, done, params=None, detail=False, fence_cycles=0.0):
                       f"ratio {model[-1] / board[-1]:6.2f}")
         if len(model) < 3:
             continue
-        geo = math.exp(statistics.fmean(math.log(m / b) for m, b in zip(model, board)))
-        rho = spearman(model, board)
-        separated = tied = 0
-        vec = [k for k, name in enumerate(names) if name.startswith("rvv_")]
-        for a in range(len(vec)):
-            for b in range(a + 1, len(vec)):
-                i, j = vec[a], vec[b]
-                if max(board[i], board[j]) / min(board[i], board[j]) >= 1.05:
-                    separated += 1
-                    tied += max(model[i], model[j]) / min(model[i], model[j]) < 1.01
+        rows = [(prog, "base", n, impl, m, x) for impl, m, x in zip(names, model, board)]
+        (size_row,) = evaluate(rows)  # the geometric-mean ratio and Spearman, as the calibration check has them
+        geo, rho = size_row["ratio"], size_row["spearman"]
+        _, separated, tied = pooled(rows)  # vector pairs the board separates by >= 5% that the model ties
         ok = 0.8 <= geo <= 1.25
         s = summary.setdefault(prog, {"sizes": 0, "in_range": 0, "rhos": [], "separated": 0, "tied": 0})
         s["sizes"] += 1
@@ -220,7 +196,7 @@ def report(plan, pages, done, params=None, detail=False, fence_cycles=0.0):
 def smoke(args, programs):
     """Every program built and run at an L1 and an L2 working set with all its implementations; each run
     validates its results in the untimed call and must end TIMED regions per implementation."""
-    progs = build(args.cc, args.build_dir, programs)
+    progs = rc.build(args.cc, args.build_dir, programs)
     for prog in programs:
         impls = rc.list_impls(args.eok, progs[prog])
         for size in (3000, 100_000):
@@ -256,6 +232,8 @@ def main():
     args = ap.parse_args()
 
     programs = list(PROGRAMS) if args.program == "all" else [args.program]
+    if not args.report_only and not args.eok.exists():
+        ap.error(f"{args.eok} not found: build eok first (cmake --build build) or pass --eok")
     if args.smoke:
         return smoke(args, programs)
     if args.pages is None:
@@ -269,7 +247,7 @@ def main():
     if args.fresh and args.out.exists():
         args.out.unlink()
     done = load_cache(args.out)
-    progs = {} if args.report_only else build(args.cc, args.build_dir, programs)
+    progs = {} if args.report_only else rc.build(args.cc, args.build_dir, programs)
     plan = []
     for prog in programs:
         impls = rc.list_impls(args.eok, progs[prog]) if progs else sorted({i for p, _, i in done if p == prog})

@@ -103,7 +103,7 @@ static volatile size_t g_sink;
 int main(int argc, char** argv) {
   unsigned char selected[NIMPLS];
   const struct bench_args a =
-      parse_args(argc, argv, MAX_MEM - 2 * MAX_OFF - 32, "N must be in 1 .. 128 MiB - 1056", selected);
+      parse_args(argc, argv, MAX_MEM - MAX_OFF - GUARD, "N must be in 1 .. 128 MiB - 520", selected);
   const size_t n = a.n;
   unsigned char* mem = alloc_arena();
   for (size_t i = 0; i < NIMPLS; i++) {
@@ -111,11 +111,14 @@ int main(int argc, char** argv) {
     start_impl(IMPLS[i].name, &a);
     g_fn = IMPLS[i].fn;
     for (size_t call = 0; call <= a.timed; call++) { /* call 0: untimed validation + warm-up */
-      const unsigned char* s = mem + (rng_next() & MAX_OFF);
-      fill_random((unsigned char*)s, n + 9);
+      const size_t off = rng_next() & MAX_OFF;
+      const unsigned char* s = mem + off;
+      fill_random((unsigned char*)s, n + GUARD);
       if (call == 0) {
         size_t got = g_fn(s, n), want = reference_count(s, n);
-        if (got != want) validation_failed(IMPLS[i].name, &a, "wrong count", got, "want %zu", want);
+        if (got != want)
+          validation_failed(IMPLS[i].name, &a, "wrong count", NO_BYTE, "off %zu, counted %zu, want %zu", off, got,
+                            want);
         continue;
       }
       EOK_REGION_BEGIN();
