@@ -1,8 +1,16 @@
 // The outcome of evaluating one candidate kernel: status, evidence, modeled time and profile.
 //
-// A bad kernel is a status, never an exception: compile_error (with the compiler's message), rejected
-// (with the rule it broke), runtime_error (signal, fault address, case), wrong_answer (first mismatches),
-// timeout. infra_error means eok or the board failed, and is never held against the kernel.
+// A bad kernel is a status, never an exception, and `message` says what it did:
+//   compile_error  it does not preprocess, compile or link, or lacks the entry function (compiler_output)
+//   rejected       it broke a rule, named in `rule`: a source or object rule, a forbidden system call,
+//                  tampering with the harness or the measurement, beyond-roofline (modeled faster than the
+//                  board can be)
+//   runtime_error  a fault or signal (the address and case where known), an out-of-bounds write, too much
+//                  memory or output, an early exit, a missing or wrongly sized output, an incomplete
+//                  measurement, an instruction the emulator cannot run (rule emulator-limit); run_log
+//   wrong_answer   an output outside the tolerance (the first `mismatches`), or an input it modified
+//   timeout        it ran past the time limit
+// infra_error means eok or the board failed, and is never held against the kernel.
 #pragma once
 
 #include <nlohmann/json.hpp>

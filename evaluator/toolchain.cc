@@ -1,7 +1,5 @@
 #include "evaluator/toolchain.h"
 
-#include <sys/stat.h>
-
 #include <cstdlib>
 
 #include <nlohmann/json.hpp>
@@ -14,6 +12,7 @@
 #include "evaluator/remote/board_doctor.h"
 #include "evaluator/sandbox/sandbox.h"
 #include "evaluator/task.h"
+#include "evaluator/tool_versions.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
 #include "src/common/paths.h"
@@ -41,49 +40,6 @@ std::string first_line(const std::string& s) {
   return s.substr(0, s.find('\n'));
 }
 
-std::string version_of(const fs::path& exe) {
-  ProcessSpec spec;
-  spec.argv = {exe.string(), "--version"};
-  spec.limits.wall_seconds = 10;
-  ProcessResult r = run_process(spec);
-  return r.ok() ? first_line(r.out) : std::string();
-}
-
-// version_of(exe) through the cache file: an entry is believed only for the same file (inode, size,
-// modification time), so an upgraded tool is asked again. A damaged cache is ignored and rewritten.
-std::string cached_version_of(const fs::path& exe, const fs::path& cache_file) {
-  if (cache_file.empty()) return version_of(exe);
-  struct stat st{};
-  const fs::path real = fs::weakly_canonical(exe);
-  if (::stat(real.c_str(), &st) != 0) return version_of(exe);
-  const std::string identity = std::to_string(st.st_ino) + ":" + std::to_string(st.st_size) + ":" +
-                               std::to_string(st.st_mtim.tv_sec) + "." + std::to_string(st.st_mtim.tv_nsec);
-  nlohmann::json cache = nlohmann::json::object();
-  std::error_code ec;
-  if (fs::exists(cache_file, ec)) {
-    try {
-      cache = nlohmann::json::parse(read_file(cache_file));
-    } catch (const std::exception&) {
-      cache = nlohmann::json::object();
-    }
-    if (!cache.is_object()) cache = nlohmann::json::object();
-  }
-  const auto it = cache.find(real.string());
-  if (it != cache.end() && it->is_object() && it->value("identity", "") == identity && it->contains("version") &&
-      (*it)["version"].is_string()) {
-    return (*it)["version"].get<std::string>();
-  }
-  const std::string version = version_of(exe);
-  if (version.empty()) return version;  // a failure is asked again next time
-  cache[real.string()] = {{"identity", identity}, {"version", version}};
-  try {
-    write_file_atomic(cache_file, cache.dump(2, ' ', false, nlohmann::json::error_handler_t::replace));
-  } catch (const Error&) {
-    // A workspace that takes no write (read-only, full) still gets its answer, uncached.
-  }
-  return version;
-}
-
 }  // namespace
 
 std::vector<fs::path> sandbox_system_paths(const Toolchain& tools) {
@@ -109,8 +65,9 @@ Toolchain find_toolchain(const BoardProfile& board, const fs::path& versions_cac
   t.plugin = plugin_path();
   if (!fs::exists(t.plugin))
     throw ToolchainError("the virtual board's plugin " + t.plugin.string() + " is missing: " + kPluginFix);
-  t.qemu_version = cached_version_of(t.qemu, versions_cache);
-  t.clang_version = cached_version_of(t.clang, versions_cache);
+  ToolVersionCache versions(versions_cache);  // the file is read here, once
+  t.qemu_version = versions.version_of(t.qemu);
+  t.clang_version = versions.version_of(t.clang);
   if (t.clang_version.empty()) throw ToolchainError(t.clang.string() + " --version failed: " + kClangFix);
   return t;
 }
@@ -141,7 +98,7 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
   }
 
   const fs::path clang = tool("EOK_CLANG", "clang-22");
-  const std::string clang_version = clang.empty() ? "" : version_of(clang);
+  const std::string clang_version = clang.empty() ? "" : ask_tool_version(clang);
   const bool clang_ok =
       add("clang-22", !clang_version.empty(), clang_version.empty() ? "not found" : clang_version, kClangFix);
   const fs::path objcopy = tool("EOK_OBJCOPY", "llvm-objcopy-22");
@@ -175,7 +132,7 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
 
   if (board_ok) {  // the virtual board, or a real board's virtual twin
     const fs::path qemu = tool("EOK_QEMU", board.qemu.binary);
-    const std::string qv = qemu.empty() ? "" : version_of(qemu);
+    const std::string qv = qemu.empty() ? "" : ask_tool_version(qemu);
     bool qemu_ok = add(board.qemu.binary, !qv.empty(), qv.empty() ? "not found" : qv, kQemuFix);
     if (qemu_ok && linked) {
       ProcessSpec run;
@@ -192,7 +149,7 @@ std::vector<DoctorCheck> run_doctor(const fs::path& root, const std::string& boa
         add("eok TCG plugin", fs::exists(plugin), plugin.string() + (fs::exists(plugin) ? "" : " missing"), kPluginFix);
     const fs::path bwrap = sandbox::find_bwrap();
     bool bwrap_ok = add("bubblewrap (the evaluation sandbox)", !bwrap.empty(),
-                        bwrap.empty() ? "not found" : version_of(bwrap), sandbox::kBwrapFix);
+                        bwrap.empty() ? "not found" : ask_tool_version(bwrap), sandbox::kBwrapFix);
     if (qemu_ok && linked && plugin_ok && bwrap_ok) {
       // The whole path of an evaluation: compile and run in the sandbox, the plugin loaded and filtering.
       try {

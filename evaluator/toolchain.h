@@ -20,8 +20,8 @@ struct Toolchain {
 
 // Finds every tool for `board`. Throws ToolchainError naming the first missing piece and its fix
 // ("apt-get install clang-22"); `eok doctor` lists all of them at once. With `versions_cache` (a JSON file
-// in the workspace), a tool's --version is asked once per installed binary (by its inode, size and
-// modification time) instead of once per command.
+// in the workspace, read once per call: tool_versions.h), a tool's --version is asked once per installed
+// binary (by its inode, size and modification time) instead of once per command.
 Toolchain find_toolchain(const BoardProfile& board, const std::filesystem::path& versions_cache = {});
 
 // Where the plugin is: $EOK_PLUGIN, else next to the running program.

@@ -1,4 +1,5 @@
-// eok: find fast RISC-V Vector kernels. This file only wires the subcommands (one file each).
+// eok: find fast RISC-V Vector kernels. This file wires the subcommands (one file each), the global
+// options and the exit codes, and defines the few helpers cli.h gives every subcommand.
 #include <unistd.h>
 
 #include <cstdio>

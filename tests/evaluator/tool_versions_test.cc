@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "evaluator/board.h"
+#include "evaluator/tool_versions.h"
 #include "evaluator/toolchain.h"
 #include "src/common/fs_util.h"
 #include "support/board_fixture.h"
@@ -41,6 +42,31 @@ TEST(ToolVersions, AreKeptPerBinaryAndAskedAgainWhenTheBinaryChanges) {
 
   write_file_atomic(cache, "not json");
   EXPECT_EQ(find_toolchain(board, cache).qemu_version, first.qemu_version);
+}
+
+// Startup reads the file once: both tools are answered from what the cache held when it was made, even
+// after the file changes under it.
+TEST(ToolVersions, TheCacheFileIsReadOnceWhenTheCacheIsMade) {
+  TempDir dir(fs::temp_directory_path(), "eok-tool-versions-");
+  const fs::path file = dir.path() / "tool-versions.json";
+  const Toolchain tools = find_toolchain(load_board(testing::source_root(), "k1"), file);
+  auto j = nlohmann::json::parse(read_file(file));
+  for (auto& [path, entry] : j.items()) entry["version"] = "kept: " + entry["version"].get<std::string>();
+  write_file_atomic(file, j.dump());
+
+  ToolVersionCache cache(file);
+  write_file_atomic(file, "not json");
+  EXPECT_EQ(cache.version_of(tools.clang), "kept: " + tools.clang_version);
+  EXPECT_EQ(cache.version_of(tools.qemu), "kept: " + tools.qemu_version);
+  EXPECT_EQ(read_file(file), "not json") << "nothing new was learned, so nothing is written";
+}
+
+TEST(ToolVersions, WithoutAFileEveryToolIsAskedAndAFailureIsEmpty) {
+  TempDir dir(fs::temp_directory_path(), "eok-tool-versions-");
+  const Toolchain tools = find_toolchain(load_board(testing::source_root(), "k1"));
+  ToolVersionCache cache({});
+  EXPECT_EQ(cache.version_of(tools.clang), tools.clang_version);
+  EXPECT_EQ(cache.version_of(dir.path() / "no-such-tool"), "");
 }
 
 }  // namespace

@@ -22,6 +22,7 @@
 #include "evaluator/cost_model/x60_cost_model.h"
 #include "evaluator/riscv/decoder.h"
 #include "src/common/error.h"
+#include "support/shared_data.h"
 #include "support/x60_data.h"
 
 namespace eok::cost {
@@ -128,8 +129,8 @@ MemsetLoops measured_memset() {
   return m;
 }
 
-TEST(X60VsetFigures, ComeFromTheMeasuredMemsetKernels) {
-  if (!fs::exists(kernels_path())) GTEST_SKIP() << "measured kernels not found at " << kernels_path().string();
+TEST(X60VsetFiguresSharedData, ComeFromTheMeasuredMemsetKernels) {
+  SKIP_WITHOUT_SHARED_DATA(kernels_path());
   const MemsetLoops m = measured_memset();
   const json& e = committed_table().at("scalar").at("vsetvli");
   EXPECT_TRUE(e.at("measured").get<bool>());

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "src/common/error.h"
+#include "support/shared_data.h"
 #include "support/x60_data.h"
 
 namespace eok::cost {
@@ -79,11 +80,8 @@ class TempFile {
 // ---------------------------------------------------------------------------------------------------
 // Against the measured source
 
-TEST(X60TableMeasured, EveryVectorFigureEqualsItsMeasuredCell) {
-  if (measured_source() == nullptr) {
-    GTEST_SKIP() << "measured rvv-bench table not found at " << throughput_path().string()
-                 << "; the generator cross-check needs the shared data directory beside the repository";
-  }
+TEST(X60TableSharedData, EveryVectorFigureEqualsItsMeasuredCell) {
+  SKIP_WITHOUT_SHARED_DATA(throughput_path());  // the generator cross-check
   const json& measured = *measured_source();
   const json& committed = committed_table();
   size_t checked = 0;
@@ -152,11 +150,8 @@ TEST(X60TableMeasured, EveryVectorFigureEqualsItsMeasuredCell) {
   EXPECT_GT(checked, 10000u);
 }
 
-TEST(X60TableMeasured, EveryMeasuredVectorInstructionIsInTheTable) {
-  if (measured_source() == nullptr) {
-    GTEST_SKIP() << "measured rvv-bench table not found at " << throughput_path().string()
-                 << "; the generator cross-check needs the shared data directory beside the repository";
-  }
+TEST(X60TableSharedData, EveryMeasuredVectorInstructionIsInTheTable) {
+  SKIP_WITHOUT_SHARED_DATA(throughput_path());  // the generator cross-check
   const json& measured = *measured_source();
   const json& committed = committed_table();
   for (const auto& [row, cells] : measured.at("tblMaa").items()) {
@@ -166,11 +161,8 @@ TEST(X60TableMeasured, EveryMeasuredVectorInstructionIsInTheTable) {
   }
 }
 
-TEST(X60TableMeasured, ScalarMeasuredFiguresEqualTheirCell) {
-  if (measured_source() == nullptr) {
-    GTEST_SKIP() << "measured rvv-bench table not found at " << throughput_path().string()
-                 << "; the generator cross-check needs the shared data directory beside the repository";
-  }
+TEST(X60TableSharedData, ScalarMeasuredFiguresEqualTheirCell) {
+  SKIP_WITHOUT_SHARED_DATA(throughput_path());  // the generator cross-check
   const json& measured = *measured_source();
   const json& committed = committed_table();
   int n = 0;

@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
 #include <set>
 
 #include "idea_pool/example_index.h"
@@ -85,24 +86,27 @@ struct Library {
   }
 };
 
-// Two real asv runs of BLAS-Benchmarks' SkylakeX machine (builds 0.3.27.350 and .364) with their gh-pages log
-// entries, cut from the team's shared data into `dir` (the shared data stays out of the repository).
-// False when the shared data is not next to the source tree.
-bool cut_blas_benchmarks(const fs::path& dir) {
-  const fs::path data = ::eok::testing::shared_data("blas-benchmarks");
-  const fs::path runs = data / "results" / "gha-aws-skylake";
-  const std::vector<std::string> files = {"0e098f7e-virtualenv-py3.12.json", "9893c99c-virtualenv-py3.12.json"};
-  for (const auto& f : files) {
-    if (!fs::exists(runs / f)) return false;
-  }
+// Two real asv runs of BLAS-Benchmarks' SkylakeX machine (builds 0.3.27.350 and .364) and the gh-pages log, in
+// the team's shared data.
+fs::path blas_benchmarks() {
+  return ::eok::testing::shared_data("blas-benchmarks");
+}
+fs::path skylake_runs() {
+  return blas_benchmarks() / "results" / "gha-aws-skylake";
+}
+constexpr std::array<const char*, 2> kSkylakeRunFiles = {"0e098f7e-virtualenv-py3.12.json",
+                                                         "9893c99c-virtualenv-py3.12.json"};
+
+// The two runs with their gh-pages log entries, cut from the shared data into `dir` (the shared data stays
+// out of the repository).
+void cut_blas_benchmarks(const fs::path& dir) {
   fs::create_directories(dir / "results" / "gha-aws-skylake");
-  for (const auto& f : files) fs::copy_file(runs / f, dir / "results" / "gha-aws-skylake" / f);
+  for (const char* f : kSkylakeRunFiles) fs::copy_file(skylake_runs() / f, dir / "results" / "gha-aws-skylake" / f);
   // The log's newest two publications: 0.3.27.364 and 0.3.27.350.
-  const std::string log = read_file(data / "gh-pages-log.txt");
+  const std::string log = read_file(blas_benchmarks() / "gh-pages-log.txt");
   size_t end = 0;
   for (int entry = 0; entry < 2; ++entry) end = log.find("Generated from sources", end) + 1;
   write_file_atomic(dir / "gh-pages-log.txt", log.substr(0, log.find('\n', end) + 1));
-  return true;
 }
 
 struct MineFixture : ::testing::Test {
@@ -296,10 +300,11 @@ TEST_F(MineFixture, BadInputsSayWhatToDo) {
 
 // Real asv results (cut_blas_benchmarks) over a library whose history puts 14 commits between those builds: they share the
 // measured change, and their thoughts say measured.
-TEST(MineMeasured, CommitsBetweenTwoEvaluatedBuildsCarryTheMeasuredEffect) {
+TEST(MineSharedData, CommitsBetweenTwoEvaluatedBuildsCarryTheMeasuredEffect) {
+  for (const char* f : kSkylakeRunFiles) SKIP_WITHOUT_SHARED_DATA(skylake_runs() / f);
+  SKIP_WITHOUT_SHARED_DATA(blas_benchmarks() / "gh-pages-log.txt");
   TempDir dir(fs::temp_directory_path(), "eok-mineperf-");
-  if (!cut_blas_benchmarks(dir.path() / "asv"))
-    GTEST_SKIP() << "no BLAS-Benchmarks data in ../shared/data next to the source tree";
+  cut_blas_benchmarks(dir.path() / "asv");
   const fs::path path = dir.path() / "lib.git";
   testing::PerfTestRepo repo(path);
   int64_t t = 1719000000;

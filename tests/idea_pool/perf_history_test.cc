@@ -471,7 +471,7 @@ TEST_F(PerfHistoryRepo, AHistoryMatchingNoCommitIsAWarning) {
 
 // BLAS-Benchmarks' results in the team's shared data, and a full OpenBLAS clone (EOK_OPENBLAS_REPO, or
 // the workspace mirror next to the source tree). Skipped when either is missing.
-TEST(PerfHistoryRealData, OpenBlasBuildsMapAndCommitsGetMeasuredEffects) {
+TEST(PerfHistorySharedData, OpenBlasBuildsMapAndCommitsGetMeasuredEffects) {
   const fs::path data = ::eok::testing::shared_data("blas-benchmarks");
   SKIP_WITHOUT_SHARED_DATA(data / "results");
   const char* clone_env = std::getenv("EOK_OPENBLAS_REPO");

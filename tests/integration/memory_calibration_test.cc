@@ -31,7 +31,7 @@ ProcessResult run(const std::vector<std::string>& argv, double seconds) {
   return run_process(spec);
 }
 
-TEST(MemoryCalibration, ShippedModelAgreesWithTheMeasuredX60AtEveryLevel) {
+TEST(MemoryCalibrationSharedData, ShippedModelAgreesWithTheMeasuredX60AtEveryLevel) {
   const fs::path root = source_root();
   const fs::path data = ::eok::testing::shared_data("x60/rvv-bench-x60-kernels.json");
   SKIP_WITHOUT_SHARED_DATA(data);

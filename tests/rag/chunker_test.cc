@@ -422,7 +422,7 @@ TEST(LoadDocument, SkipsEmptyAndBinaryFilesAndReadsLatin1) {
 
 // Every chunk of the real RVV documents keeps the size contract, with the default cap and a small one that
 // splits many listings. Skipped without the team's shared data.
-TEST(Chunker, TheRealSpecsKeepTheSizeCap) {
+TEST(ChunkerSharedData, TheRealSpecsKeepTheSizeCap) {
   const fs::path corpus = ::eok::testing::shared_data("rag-corpus");
   SKIP_WITHOUT_SHARED_DATA(corpus / "riscv-v-spec" / "v-spec.adoc");
   for (const fs::path& file :

@@ -152,7 +152,7 @@ TEST(DocIndex, WhatIsNotARegularDocumentIsRefusedWhenNamedAndSkippedInAFolder) {
 
 // The retrieval set of tests/fixtures/rag/retrieval_set.json over the shared RVV corpus: recall@5 with the
 // offline embedder must be at least 0.8 (the goal). Skipped without the shared data.
-TEST(DocIndexRetrievalSet, RecallAtFiveOverTheSharedCorpus) {
+TEST(RetrievalSetSharedData, RecallAtFiveOverTheSharedCorpus) {
   const fs::path corpus = ::eok::testing::shared_data("rag-corpus");
   SKIP_WITHOUT_SHARED_DATA(corpus);
   TempDir dir(fs::temp_directory_path(), "eok-ragset-");

@@ -1,5 +1,7 @@
 #include "support/shared_data.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <string>
 
@@ -12,6 +14,16 @@ std::filesystem::path shared_data_dir() {
 
 std::filesystem::path shared_data(std::string_view relative) {
   return shared_data_dir() / std::string(relative);
+}
+
+void expect_shared_data_suite() {
+  const ::testing::TestInfo* test = ::testing::UnitTest::GetInstance()->current_test_info();
+  if (test == nullptr) return;
+  const std::string suite = test->test_suite_name();  // "Prefix/Suite" for a parameterised one
+  if (!suite.ends_with("SharedData"))
+    ADD_FAILURE() << suite << "." << test->name() << " needs the shared data, so its suite must be named "
+                  << suite.substr(suite.rfind('/') + 1) << "SharedData: ctest labels those shared-data "
+                  << "(tests/CMakeLists.txt)";
 }
 
 }  // namespace eok::testing
