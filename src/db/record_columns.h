@@ -3,6 +3,7 @@
 // a record lists the same columns in the same order as its reader expects.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 
@@ -20,6 +21,23 @@ std::string idea_update_columns(std::string_view alias);
 
 // Column counts, to find where the next record starts in a joined row.
 extern const int kKernelColumnCount;
+
+// The enumerator that the name in `column` spells (one of `all`, named by `name`). A name none of them
+// spells is a damaged record: throws CorruptDataError naming the file, `what` ("runs.state of run r1") and
+// the text, and listing the names this eok knows.
+[[noreturn]] void throw_unknown_name(const sqlite::Statement& st, std::string_view what, const std::string& text,
+                                     const std::string& known);
+template <class Enum, size_t N>
+Enum column_enum(const sqlite::Statement& st, int column, std::string_view what, const Enum (&all)[N],
+                 const char* (*name)(Enum)) {
+  const std::string text = st.column_text(column);
+  std::string known;
+  for (Enum e : all) {
+    if (text == name(e)) return e;
+    known += (known.empty() ? "" : ", ") + std::string(name(e));
+  }
+  throw_unknown_name(st, what, text, known);
+}
 
 // Each reads the record's columns from the current row of `st`, starting at column `first`.
 RunRecord read_run(const sqlite::Statement& st, int first = 0);

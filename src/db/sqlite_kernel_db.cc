@@ -1,7 +1,6 @@
 #include "src/db/sqlite_kernel_db.h"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <map>
 #include <type_traits>
@@ -43,14 +42,6 @@ const std::filesystem::path& with_parent_directory(const std::filesystem::path& 
     }
   }
   return file;
-}
-
-// Leaderboard counts follow the EvalStatus order; statuses this eok does not know go last, by name.
-int status_rank(const std::string& status) {
-  static const std::array<std::string_view, 7> order = {"ok",           "compile_error", "rejected",   "runtime_error",
-                                                        "wrong_answer", "timeout",       "infra_error"};
-  const auto it = std::find(order.begin(), order.end(), status);
-  return static_cast<int>(it - order.begin());
 }
 
 }  // namespace
@@ -141,16 +132,17 @@ void SqliteKernelDb::create_run(const RunRecord& run) {
                  "INSERT INTO runs (id, task, board, state, method, config_json, seed, toolchain, model, "
                  "started_at, updated_at, summary_json, progress_json) "
                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
-    st.bind_all(run.id, run.task, run.board, run.state, run.method, run.config_json, run.seed, run.toolchain, run.model,
-                started_at, run.updated_at != 0 ? run.updated_at : started_at, run.summary_json, run.progress_json);
+    st.bind_all(run.id, run.task, run.board, run_state_name(run.state), search_method_name(run.method), run.config_json,
+                run.seed, run.toolchain, run.model, started_at, run.updated_at != 0 ? run.updated_at : started_at,
+                run.summary_json, run.progress_json);
     st.run();
   });
 }
 
-void SqliteKernelDb::update_run(const std::string& run_id, const std::string& state, const std::string& summary_json) {
+void SqliteKernelDb::update_run(const std::string& run_id, RunState state, const std::string& summary_json) {
   writing([&] {
     Statement st(conn_, "UPDATE runs SET state = ?1, summary_json = ?2, updated_at = ?3 WHERE id = ?4");
-    st.bind_all(state, summary_json, now_unix_seconds(), run_id);
+    st.bind_all(run_state_name(state), summary_json, now_unix_seconds(), run_id);
     st.run();
     if (conn_.changes() == 0) throw NotFoundError("no run '" + run_id + "' in " + file().string() + " to update.");
   });
@@ -193,12 +185,12 @@ BenchRecord read_bench(const Statement& st) {
   BenchRecord b;
   b.id = st.column_text(0);
   b.suite = st.column_text(1);
-  b.method = st.column_text(2);
+  b.method = column_enum(st, 2, "benches.method of bench " + b.id, kSearchMethods, search_method_name);
   b.label = st.column_text(3);
   b.board = st.column_text(4);
   b.tasks = nlohmann::json::parse(st.column_text(5)).get<std::vector<std::string>>();
   b.settings_json = st.column_text(6);
-  b.state = st.column_text(7);
+  b.state = column_enum(st, 7, "benches.state of bench " + b.id, kBenchStates, bench_state_name);
   b.started_at = st.column_double(8);
   b.updated_at = st.column_double(9);
   return b;
@@ -214,17 +206,17 @@ void SqliteKernelDb::create_bench(const BenchRecord& b) {
     const double started_at = or_now(b.started_at);
     Statement st(conn_, std::string("INSERT INTO benches (") + kBenchColumns +
                             ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-    st.bind_all(b.id, b.suite, b.method, b.label, b.board,
+    st.bind_all(b.id, b.suite, search_method_name(b.method), b.label, b.board,
                 nlohmann::json(b.tasks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), b.settings_json,
-                b.state, started_at, b.updated_at != 0 ? b.updated_at : started_at);
+                bench_state_name(b.state), started_at, b.updated_at != 0 ? b.updated_at : started_at);
     st.run();
   });
 }
 
-void SqliteKernelDb::update_bench_state(const std::string& bench_id, const std::string& state) {
+void SqliteKernelDb::update_bench_state(const std::string& bench_id, BenchState state) {
   writing([&] {
     Statement st(conn_, "UPDATE benches SET state = ?1, updated_at = ?2 WHERE id = ?3");
-    st.bind_all(state, now_unix_seconds(), bench_id);
+    st.bind_all(bench_state_name(state), now_unix_seconds(), bench_id);
     st.run();
     if (conn_.changes() == 0) throw NotFoundError("no bench '" + bench_id + "' in " + file().string() + " to update.");
   });
@@ -379,8 +371,8 @@ void SqliteKernelDb::insert_evaluation(const EvaluationRecord& e) {
                  "INSERT OR REPLACE INTO evaluations (kernel_id, status, message, evidence_json, cycles, "
                  "baseline_cycles, speedup, seed, seconds, setup, created_at) "
                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-    st.bind_all(e.kernel_id, e.status, e.message, e.evidence_json, e.cycles, e.baseline_cycles, e.speedup, e.seed,
-                e.seconds, e.setup, or_now(e.created_at));
+    st.bind_all(e.kernel_id, status_name(e.status), e.message, e.evidence_json, e.cycles, e.baseline_cycles, e.speedup,
+                e.seed, e.seconds, e.setup, or_now(e.created_at));
     st.run();
   });
 }
@@ -581,14 +573,12 @@ std::vector<LeaderboardRow> SqliteKernelDb::leaderboard(const std::string& task)
     while (counts.step()) {
       const auto it = row_of.find({counts.column_text(0), counts.column_text(1)});
       if (it == row_of.end()) continue;  // cannot happen: every counted kernel belongs to a group
-      rows[it->second].counts_by_status.emplace_back(counts.column_text(2), counts.column_int64(3));
+      const EvalStatus status = column_enum(
+          counts, 2, "evaluations.status of a kernel of " + counts.column_text(0) + " on " + counts.column_text(1),
+          kEvalStatuses, status_name);
+      rows[it->second].counts_by_status.emplace_back(status, counts.column_int64(3));
     }
-    for (LeaderboardRow& row : rows) {
-      std::sort(row.counts_by_status.begin(), row.counts_by_status.end(), [](const auto& a, const auto& b) {
-        const int ra = status_rank(a.first), rb = status_rank(b.first);
-        return ra != rb ? ra < rb : a.first < b.first;
-      });
-    }
+    for (LeaderboardRow& row : rows) std::sort(row.counts_by_status.begin(), row.counts_by_status.end());
     return rows;
   });
 }
