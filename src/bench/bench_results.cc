@@ -49,7 +49,7 @@ std::vector<MethodResults> collect_results(db::KernelDb& db, const std::filesyst
   std::map<std::string, std::string> suites;  // task -> suite, loaded once
   // Benches come newest first: the first bench of a label that has a task's run wins.
   for (const auto& b : db.list_benches()) {
-    if (!method.empty() && db::search_method_name(b.method) != method && b.label != method) continue;
+    if (!method.empty() && name_of(b.method) != method && b.label != method) continue;
     MethodResults& m = by_label[b.label];
     m.label = b.label;
     m.method = b.method;

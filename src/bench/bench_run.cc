@@ -44,7 +44,7 @@ std::string new_bench_id() {
 
 std::string default_label(db::SearchMethod method, const std::string& thought_sampling, const std::string& rag,
                           const std::string& pool) {
-  std::string label = db::search_method_name(method);
+  std::string label = name_of(method);
   if (!thought_sampling.empty() && thought_sampling != "softmax") label += " sampling=" + thought_sampling;
   if (!rag.empty() && rag != "both") label += " rag=" + rag;
   if (!pool.empty()) label += " pool=" + fs::path(pool).stem().string();
@@ -73,11 +73,10 @@ BenchOutcome run_bench(const BenchRequest& req,
     bench.id = new_bench_id();
     bench.suite = req.suite;
     bench.method = req.settings.method;
-    bench.label = req.settings.label.empty() ? db::search_method_name(req.settings.method) : req.settings.label;
+    bench.label = req.settings.label.empty() ? name_of(req.settings.method) : req.settings.label;
     bench.board = req.settings.board;
     bench.tasks = req.tasks;
-    std::vector<std::string> flags = {"--method", db::search_method_name(req.settings.method), "--board",
-                                      req.settings.board};
+    std::vector<std::string> flags = {"--method", name_of(req.settings.method), "--board", req.settings.board};
     flags.insert(flags.end(), req.settings.search_flags.begin(), req.settings.search_flags.end());
     bench.settings_json = nlohmann::json(flags).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
     bench.state = db::BenchState::running;
@@ -170,7 +169,7 @@ BenchOutcome run_bench(const BenchRequest& req,
       if (r.started && j.is_object() && j.contains("state")) {
         // A state the search does not report (another eok's) counts as failed, and says so.
         const std::string shown = j["state"].is_string() ? j["state"].get<std::string>() : j["state"].dump();
-        const std::optional<db::RunState> state = db::parse_run_state(shown);
+        const std::optional<db::RunState> state = parse_name<db::RunState>(shown);
         t.state = state.value_or(db::RunState::failed);
         t.best_speedup = j.value("best_speedup", 0.0);
         t.message = t.state == db::RunState::finished ? "" : j.value("stop_reason", "");

@@ -60,7 +60,7 @@ struct BenchTaskOutcome {
   bool kept = false;                          // finished in an earlier session, not searched again
   std::string message;                        // why it failed, or how it ended
   // The state as shown: "kept" for a kept task, else the run state's name.
-  const char* shown_state() const { return kept ? "kept" : db::run_state_name(state); }
+  const char* shown_state() const { return kept ? "kept" : name_of(state); }
   double best_speedup = 0;
   double seconds = 0;
 };

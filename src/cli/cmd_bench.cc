@@ -40,7 +40,7 @@ struct RunOptions {
 bench::BenchSettings bench_settings(const RunOptions& opt) {
   const SearchFlags& flags = opt.flags;
   const std::optional<db::SearchMethod> method =
-      flags.method.empty() ? db::SearchMethod::tuner : db::parse_search_method(flags.method);
+      flags.method.empty() ? db::SearchMethod::tuner : parse_name<db::SearchMethod>(flags.method);
   if (!method) throw ConfigError("--method '" + flags.method + "': expected tuner, eoh or eok");
   bench::BenchSettings s;
   s.method = *method;
@@ -113,14 +113,14 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
     }
     std::cout << nlohmann::json{{"bench", outcome.bench_id},
                                 {"label", outcome.label},
-                                {"state", db::bench_state_name(outcome.state)},
+                                {"state", name_of(outcome.state)},
                                 {"seconds", outcome.seconds},
                                 {"tasks", tasks}}
                      .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
               << std::endl;
   } else {
     std::printf("bench   %s (%s) %s after %s: %zu finished now, %zu earlier, %zu stopped, %zu failed\n",
-                outcome.bench_id.c_str(), outcome.label.c_str(), db::bench_state_name(outcome.state),
+                outcome.bench_id.c_str(), outcome.label.c_str(), name_of(outcome.state),
                 search::format_duration(outcome.seconds).c_str(), finished, kept, stopped, failed);
     if (outcome.state != db::BenchState::finished)
       std::printf("        continue it with: eok bench run --resume %s\n", outcome.bench_id.c_str());
@@ -170,12 +170,12 @@ int list_command(bool json, const GlobalOptions& global) {
     for (const auto& b : benches) {
       out.push_back({{"bench", b.id},
                      {"suite", b.suite},
-                     {"method", db::search_method_name(b.method)},
+                     {"method", name_of(b.method)},
                      {"label", b.label},
                      {"board", b.board},
                      {"tasks", b.tasks.size()},
                      {"runs", db->bench_runs(b.id).size()},
-                     {"state", db::bench_state_name(b.state)}});
+                     {"state", name_of(b.state)}});
     }
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
@@ -187,7 +187,7 @@ int list_command(bool json, const GlobalOptions& global) {
   std::printf("%-24s %-8s %-28s %-6s %-7s %s\n", "bench", "suite", "method", "board", "tasks", "state");
   for (const auto& b : benches) {
     std::printf("%-24s %-8s %-28s %-6s %3zu/%-3zu %s\n", b.id.c_str(), b.suite.c_str(), b.label.c_str(),
-                b.board.c_str(), db->bench_runs(b.id).size(), b.tasks.size(), db::bench_state_name(b.state));
+                b.board.c_str(), db->bench_runs(b.id).size(), b.tasks.size(), name_of(b.state));
   }
   return 0;
 }

@@ -41,7 +41,7 @@ void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
   std::string statuses;
   for (const auto& [s, n] : by_status) statuses += (statuses.empty() ? "" : ", ") + std::to_string(n) + " " + s;
   std::printf("\nrun     %s (%s on %s, %s) %s after %s%s\n", o.run_id.c_str(), o.task.c_str(), o.board.c_str(),
-              db::search_method_name(o.method), db::run_state_name(o.state), search::format_duration(o.seconds).c_str(),
+              name_of(o.method), name_of(o.state), search::format_duration(o.seconds).c_str(),
               o.stop_reason.empty() ? "" : (": " + o.stop_reason).c_str());
   if (o.best_speedup > 1.0) {
     std::printf("best    kernel #%lld: %.3fx ker0 (%s vs %s modeled cycles)\n",
@@ -120,7 +120,7 @@ int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
     j["run"] = o.run_id;
     j["task"] = o.task;
     j["board"] = o.board;
-    j["state"] = db::run_state_name(o.state);
+    j["state"] = name_of(o.state);
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
   } else {
     print_summary(o, *open_kernel_db(req.workspace));

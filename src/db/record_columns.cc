@@ -83,8 +83,8 @@ RunRecord read_run(const sqlite::Statement& st, int first) {
   r.id = st.column_text(c++);
   r.task = st.column_text(c++);
   r.board = st.column_text(c++);
-  r.state = column_enum(st, c++, "runs.state of run " + r.id, kRunStates, run_state_name);
-  r.method = column_enum(st, c++, "runs.method of run " + r.id, kSearchMethods, search_method_name);
+  r.state = column_enum<RunState>(st, c++, "runs.state of run " + r.id);
+  r.method = column_enum<SearchMethod>(st, c++, "runs.method of run " + r.id);
   r.config_json = st.column_text(c++);
   r.seed = st.column_uint64(c++);
   r.toolchain = st.column_text(c++);
@@ -120,8 +120,7 @@ EvaluationRecord read_evaluation(const sqlite::Statement& st, int first) {
   int c = first;
   EvaluationRecord e;
   e.kernel_id = st.column_int64(c++);
-  e.status =
-      column_enum(st, c++, "evaluations.status of kernel " + std::to_string(e.kernel_id), kEvalStatuses, status_name);
+  e.status = column_enum<EvalStatus>(st, c++, "evaluations.status of kernel " + std::to_string(e.kernel_id));
   e.message = st.column_text(c++);
   e.evidence_json = st.column_text(c++);
   e.cycles = st.column_optional_double(c++);

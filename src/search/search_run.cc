@@ -6,7 +6,7 @@
 #include <chrono>
 #include <memory>
 #include <random>
-#include <thread>
+#include <utility>
 
 #include "evaluator/board_session.h"
 #include "evaluator/task.h"
@@ -44,13 +44,15 @@ constexpr int kChampionRemeasureRounds = 3;
 // The champion is re-checked on this many fresh seeds (the fastest first, until one passes or ker0 stands).
 constexpr int kChampionRechecks = 2;
 
+std::string json_text(const nlohmann::json& j) {
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
 // Marks a run stopped with its reason, so that --resume continues it. Best effort: on a full disk the
 // database may take no write either, and the run then stays `running`, which --resume also continues.
 void mark_stopped(db::KernelDb& db, const std::string& run_id, const std::string& reason) {
   try {
-    db.update_run(
-        run_id, db::RunState::stopped,
-        nlohmann::json{{"stop_reason", reason}}.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    db.update_run(run_id, db::RunState::stopped, json_text({{"stop_reason", reason}}));
   } catch (const std::exception& e) {
     log::warn("could not mark run {} stopped: {}", run_id, e.what());
   }
@@ -156,8 +158,8 @@ RunSetup open_requested_run(SearchRequest& req, db::KernelDb& db) {
   setup.config = Config::from_json(nlohmann::json::parse(run.config_json));
   req.task = run.task;
   req.board = evaluator::recorded_board_profile(req.root, req.workspace.boards_dir(), run.board);
-  log::info("resuming run {} ({} on {}, method {}, seed {})", run.id, run.task, run.board,
-            db::search_method_name(run.method), run.seed);
+  log::info("resuming run {} ({} on {}, method {}, seed {})", run.id, run.task, run.board, name_of(run.method),
+            run.seed);
   return setup;
 }
 
@@ -202,8 +204,7 @@ MethodChoice choose_method(const SearchRequest& req, const RunSetup& setup, cons
   if (asked == db::SearchMethod::tuner) return out;
   const llm::LlmChoice choice = choose_endpoint(req, setup);
   if (!choice.settings) {
-    if (asked)
-      throw ConfigError("--method " + std::string(db::search_method_name(*asked)) + " needs an LLM: " + choice.why);
+    if (asked) throw ConfigError("--method " + std::string(name_of(*asked)) + " needs an LLM: " + choice.why);
     log::info("{}: running the non-LLM knob tuner instead", choice.why);
     return out;
   }
@@ -247,19 +248,14 @@ void start_run(const SearchRequest& req, db::KernelDb& db, RunSetup& setup, Sear
   evaluator::keep_board_profile(req.root, req.workspace.boards_dir(), session.board);
   run.state = db::RunState::running;
   run.method = method.method;
-  setup.config.set("search.method", db::search_method_name(method.method), "resolved");
-  run.config_json = setup.config.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  setup.config.set("search.method", name_of(method.method), "resolved");
+  run.config_json = json_text(setup.config.to_json());
   run.seed = settings.seed;
   run.toolchain = session.tools.clang_version + "; " + session.tools.qemu_version;
   run.model = method.llm ? method.llm->model : "";
   run.started_at = run.updated_at = unix_seconds();
   db.create_run(run);
-  log::info("run {}: {} on {} with {}, seed {}", run.id, task.id, run.board, db::search_method_name(method.method),
-            run.seed);
-}
-
-std::string json_text(const nlohmann::json& j) {
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  log::info("run {}: {} on {} with {}, seed {}", run.id, task.id, run.board, name_of(method.method), run.seed);
 }
 
 // ker0, measured (or found measured) on the board. A failure of eok or the board stops the run
@@ -447,7 +443,7 @@ void summarise(SearchOutcome& out, const Champion& champion, const ScoredKernel&
                  {"best_cycles", out.best_cycles},
                  {"baseline_cycles", out.baseline_cycles},
                  {"best_file", out.best_file.string()},
-                 {"method", db::search_method_name(out.method)},
+                 {"method", name_of(out.method)},
                  {"kernels", out.totals.kernels},
                  {"evaluations_run", out.evaluated},
                  {"evaluations_reused", out.reused},

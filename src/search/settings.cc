@@ -23,7 +23,7 @@ SearchSettings SearchSettings::from_config(const Config& c) {
   SearchSettings s;
   const std::string method = c.str("search.method");
   if (method != "auto") {
-    s.method = db::parse_search_method(method);
+    s.method = parse_name<db::SearchMethod>(method);
     if (!s.method) throw ConfigError("search.method must be auto, eok, eoh or tuner (it is '" + method + "')");
   }
   s.iterations = at_least(c, "search.iterations", 1);

@@ -10,8 +10,8 @@ namespace eok {
 namespace {
 
 TEST(EvalStatusNames, EveryStatusReadsBackFromItsName) {
-  for (EvalStatus status : kEvalStatuses) {
-    EXPECT_EQ(parse_eval_status(status_name(status)), status) << status_name(status);
+  for (EvalStatus status : enum_values<EvalStatus>()) {
+    EXPECT_EQ(parse_name<EvalStatus>(status_name(status)), status) << status_name(status);
     EXPECT_EQ(nlohmann::json(status), status_name(status)) << "JSON carries the name, not a number";
   }
 }
@@ -28,7 +28,7 @@ TEST(EvalStatusNames, TheStoredTextIsTheOneEarlierDatabasesHold) {
 
 TEST(EvalStatusNames, AnyOtherTextIsNoStatus) {
   for (const char* text : {"", "OK", "ok ", "infra", "some_future_status", "not evaluated"}) {
-    EXPECT_EQ(parse_eval_status(text), std::nullopt) << "'" << text << "'";
+    EXPECT_EQ(parse_name<EvalStatus>(text), std::nullopt) << "'" << text << "'";
   }
 }
 

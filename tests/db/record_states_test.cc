@@ -13,10 +13,10 @@ namespace eok::db::testing {
 namespace {
 
 TEST(RecordStateNames, EveryValueReadsBackFromItsName) {
-  for (RunState s : kRunStates) EXPECT_EQ(parse_run_state(run_state_name(s)), s) << run_state_name(s);
-  for (BenchState s : kBenchStates) EXPECT_EQ(parse_bench_state(bench_state_name(s)), s) << bench_state_name(s);
-  for (SearchMethod m : kSearchMethods) {
-    EXPECT_EQ(parse_search_method(search_method_name(m)), m) << search_method_name(m);
+  for (RunState s : enum_values<db::RunState>()) EXPECT_EQ(parse_name<db::RunState>(name_of(s)), s) << name_of(s);
+  for (BenchState s : enum_values<db::BenchState>()) EXPECT_EQ(parse_name<db::BenchState>(name_of(s)), s) << name_of(s);
+  for (SearchMethod m : enum_values<db::SearchMethod>()) {
+    EXPECT_EQ(parse_name<db::SearchMethod>(name_of(m)), m) << name_of(m);
   }
   EXPECT_EQ(nlohmann::json(RunState::stopped), "stopped") << "JSON carries the name, not a number";
   EXPECT_EQ(nlohmann::json(BenchState::incomplete), "incomplete");
@@ -24,12 +24,12 @@ TEST(RecordStateNames, EveryValueReadsBackFromItsName) {
 }
 
 TEST(RecordStateNames, AnyOtherTextIsNoValue) {
-  EXPECT_EQ(parse_run_state("interrupted"), std::nullopt);
-  EXPECT_EQ(parse_run_state("Finished"), std::nullopt);
-  EXPECT_EQ(parse_run_state("incomplete"), std::nullopt) << "a bench state, not a run state";
-  EXPECT_EQ(parse_bench_state("failed"), std::nullopt) << "a run state, not a bench state";
-  EXPECT_EQ(parse_search_method("auto"), std::nullopt) << "auto is resolved before a run is recorded";
-  EXPECT_EQ(parse_search_method(""), std::nullopt);
+  EXPECT_EQ(parse_name<db::RunState>("interrupted"), std::nullopt);
+  EXPECT_EQ(parse_name<db::RunState>("Finished"), std::nullopt);
+  EXPECT_EQ(parse_name<db::RunState>("incomplete"), std::nullopt) << "a bench state, not a run state";
+  EXPECT_EQ(parse_name<db::BenchState>("failed"), std::nullopt) << "a run state, not a bench state";
+  EXPECT_EQ(parse_name<db::SearchMethod>("auto"), std::nullopt) << "auto is resolved before a run is recorded";
+  EXPECT_EQ(parse_name<db::SearchMethod>(""), std::nullopt);
 }
 
 class StoredStatesTest : public DbTest {
