@@ -59,9 +59,6 @@ std::string long_name(const FlagSpec& spec) {
 }
 
 // The value as the search reads it back: integers as they are, costs to the last bit.
-std::string text_of(const std::string& v) {
-  return v;
-}
 std::string text_of(int64_t v) {
   return std::to_string(v);
 }
