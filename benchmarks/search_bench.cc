@@ -71,8 +71,8 @@ void LlmCall_RecordInDatabase(benchmark::State& state) {
   run.id = "r-bench";
   run.task = "relu_f32";
   run.board = "k1";
-  run.state = "running";
-  run.method = "eoh";
+  run.state = db::RunState::running;
+  run.method = db::SearchMethod::eoh;
   db->create_run(run);
   db::LlmCallRecord c;
   c.run_id = run.id;

@@ -4,26 +4,6 @@
 
 namespace eok::evaluator {
 
-const char* status_name(EvalStatus s) {
-  switch (s) {
-    case EvalStatus::ok:
-      return "ok";
-    case EvalStatus::compile_error:
-      return "compile_error";
-    case EvalStatus::rejected:
-      return "rejected";
-    case EvalStatus::runtime_error:
-      return "runtime_error";
-    case EvalStatus::wrong_answer:
-      return "wrong_answer";
-    case EvalStatus::timeout:
-      return "timeout";
-    case EvalStatus::infra_error:
-      return "infra_error";
-  }
-  return "infra_error";
-}
-
 namespace {
 
 template <typename T>

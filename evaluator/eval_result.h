@@ -22,12 +22,13 @@
 #include <vector>
 
 #include "evaluator/cost_model/cost_model.h"
+#include "src/common/eval_status.h"
 
 namespace eok::evaluator {
 
-enum class EvalStatus { ok, compile_error, rejected, runtime_error, wrong_answer, timeout, infra_error };
-
-const char* status_name(EvalStatus s);
+// The status and its names live in src/common/eval_status.h: the kernel database stores them too.
+using ::eok::EvalStatus;
+using ::eok::status_name;
 
 struct Mismatch {
   size_t case_index = 0;

@@ -21,14 +21,11 @@ TaskResult task_result(db::KernelDb& db, const std::string& task, const std::str
   r.task = task;
   r.suite = suite;
   r.run_id = run_id;
-  if (auto run = db.get_run(run_id))
-    r.run_state = run->state;
-  else
-    r.run_state = "not started";
+  if (auto run = db.get_run(run_id)) r.run_state = run->state;
   std::map<int, double> best_at;  // iteration -> best speedup of kernels created in it
   for (const auto& row : db.kernels(task, run_id)) {
     const auto& e = row.evaluation;
-    if (row.kernel.op == "ker0" || !e || e->status != "ok" || !e->speedup || !e->cycles) continue;
+    if (row.kernel.op == "ker0" || !e || e->status != EvalStatus::ok || !e->speedup || !e->cycles) continue;
     if (!r.correct || *e->speedup > r.own_speedup) {
       r.correct = true;
       r.own_speedup = *e->speedup;
@@ -52,7 +49,7 @@ std::vector<MethodResults> collect_results(db::KernelDb& db, const std::filesyst
   std::map<std::string, std::string> suites;  // task -> suite, loaded once
   // Benches come newest first: the first bench of a label that has a task's run wins.
   for (const auto& b : db.list_benches()) {
-    if (!method.empty() && b.method != method && b.label != method) continue;
+    if (!method.empty() && name_of(b.method) != method && b.label != method) continue;
     MethodResults& m = by_label[b.label];
     m.label = b.label;
     m.method = b.method;

@@ -17,17 +17,19 @@
 namespace eok::bench {
 
 struct TaskResult {
-  std::string task, suite, run_id, bench_id, run_state;
-  bool correct = false;    // the run produced a correct kernel of its own
-  double speedup = 1;      // the best of the archive over ker0 (>= 1: ker0 is in it)
-  double own_speedup = 0;  // of the run's fastest correct kernel (0 when none)
+  std::string task, suite, run_id, bench_id;
+  std::optional<db::RunState> run_state;  // nullopt: the run was never started
+  bool correct = false;                   // the run produced a correct kernel of its own
+  double speedup = 1;                     // the best of the archive over ker0 (>= 1: ker0 is in it)
+  double own_speedup = 0;                 // of the run's fastest correct kernel (0 when none)
   int64_t best_kernel_id = 0;
   // Best speedup so far after each iteration the run recorded (index = iteration, from 0).
   std::vector<double> best_by_iteration;
 };
 
 struct MethodResults {
-  std::string label, method;
+  std::string label;
+  db::SearchMethod method = db::SearchMethod::tuner;
   std::map<std::string, TaskResult> tasks;  // by task id
 };
 

@@ -42,40 +42,13 @@ std::string new_bench_id() {
 
 }  // namespace
 
-std::string BenchSettings::default_label() const {
-  std::string label = method;
+std::string default_label(db::SearchMethod method, const std::string& thought_sampling, const std::string& rag,
+                          const std::string& pool) {
+  std::string label = name_of(method);
   if (!thought_sampling.empty() && thought_sampling != "softmax") label += " sampling=" + thought_sampling;
   if (!rag.empty() && rag != "both") label += " rag=" + rag;
   if (!pool.empty()) label += " pool=" + fs::path(pool).stem().string();
   return label;
-}
-
-std::vector<std::string> BenchSettings::search_flags() const {
-  std::vector<std::string> f = {"--method", method, "--board", board};
-  auto add = [&](const char* flag, const std::string& v) {
-    if (!v.empty()) f.insert(f.end(), {flag, v});
-  };
-  auto add_int = [&](const char* flag, const std::optional<int64_t>& v) {
-    if (v) f.insert(f.end(), {flag, std::to_string(*v)});
-  };
-  add("--pool", pool);
-  add("--thought-sampling", thought_sampling);
-  add("--rag", rag);
-  add("--config", config_file);
-  add_int("--iterations", iterations);
-  add_int("--parallel", parallel);
-  add_int("--population", population);
-  add_int("--generations", generations);
-  add_int("--top-k", top_k);
-  add_int("--max-llm-calls", max_llm_calls);
-  add_int("--max-tokens", max_tokens);
-  if (max_cost) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.17g", *max_cost);  // the value exactly, as the search reads it back
-    f.insert(f.end(), {"--max-cost", text});
-  }
-  add_int("--seed", seed);
-  return f;
 }
 
 unsigned default_jobs(unsigned boards, bool virtual_board) {
@@ -100,15 +73,16 @@ BenchOutcome run_bench(const BenchRequest& req,
     bench.id = new_bench_id();
     bench.suite = req.suite;
     bench.method = req.settings.method;
-    bench.label = req.settings.label.empty() ? req.settings.default_label() : req.settings.label;
+    bench.label = req.settings.label.empty() ? name_of(req.settings.method) : req.settings.label;
     bench.board = req.settings.board;
     bench.tasks = req.tasks;
-    bench.settings_json =
-        nlohmann::json(req.settings.search_flags()).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-    bench.state = "running";
+    std::vector<std::string> flags = {"--method", name_of(req.settings.method), "--board", req.settings.board};
+    flags.insert(flags.end(), req.settings.search_flags.begin(), req.settings.search_flags.end());
+    bench.settings_json = nlohmann::json(flags).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    bench.state = db::BenchState::running;
     db->create_bench(bench);
   }
-  db->update_bench_state(bench.id, "running");
+  db->update_bench_state(bench.id, db::BenchState::running);
   const auto flags = nlohmann::json::parse(bench.settings_json).get<std::vector<std::string>>();
   std::map<std::string, std::string> known;
   for (const auto& [task, run] : db->bench_runs(bench.id)) known[task] = run;
@@ -129,8 +103,8 @@ BenchOutcome run_bench(const BenchRequest& req,
     if (auto it = known.find(task); it != known.end()) {
       j.run_id = it->second;
       if (auto run = db->get_run(j.run_id)) {
-        if (run->state == "finished") {
-          BenchTaskOutcome kept{task, j.run_id, "kept", "finished in an earlier session", 0, 0};
+        if (run->state == db::RunState::finished) {
+          BenchTaskOutcome kept{task, j.run_id, db::RunState::finished, true, "finished in an earlier session", 0, 0};
           auto summary = nlohmann::json::parse(run->summary_json.empty() ? "{}" : run->summary_json, nullptr, false);
           if (summary.is_object()) kept.best_speedup = summary.value("best_speedup", 0.0);
           outcome.tasks.push_back(kept);
@@ -190,16 +164,20 @@ BenchOutcome run_bench(const BenchRequest& req,
       log::debug("bench {}: {}", bench.id, job.task);
       const ProcessResult r = run_process(spec);
 
-      BenchTaskOutcome t{job.task, job.run_id, "failed", "", 0, r.wall_seconds};
+      BenchTaskOutcome t{job.task, job.run_id, db::RunState::failed, false, "", 0, r.wall_seconds};
       auto j = nlohmann::json::parse(r.out, nullptr, false);
       if (r.started && j.is_object() && j.contains("state")) {
-        t.state = j.value("state", "failed");
+        // A state the search does not report (another eok's) counts as failed, and says so.
+        const std::string shown = j["state"].is_string() ? j["state"].get<std::string>() : j["state"].dump();
+        const std::optional<db::RunState> state = parse_name<db::RunState>(shown);
+        t.state = state.value_or(db::RunState::failed);
         t.best_speedup = j.value("best_speedup", 0.0);
-        t.message = t.state == "finished" ? "" : j.value("stop_reason", "");
+        t.message = t.state == db::RunState::finished ? "" : j.value("stop_reason", "");
+        if (!state) t.message = "the search reported state '" + shown + "', which this eok does not know";
       } else if (stop && r.term_signal == SIGINT) {
         // Ctrl-C reached the search before it could take it calmly (it had only just started): a stop,
         // which --resume continues, not a failure.
-        t.state = "stopped";
+        t.state = db::RunState::stopped;
         t.message = "interrupted as it started";
       } else {
         const std::string why = last_line(r.err);
@@ -230,7 +208,7 @@ BenchOutcome run_bench(const BenchRequest& req,
   for (auto& t : threads) t.join();
   if (failure) {
     try {
-      db->update_bench_state(bench.id, "stopped");
+      db->update_bench_state(bench.id, db::BenchState::stopped);
     } catch (const std::exception& e) {
       log::warn("could not mark bench {} stopped: {}", bench.id, e.what());
     }
@@ -239,17 +217,17 @@ BenchOutcome run_bench(const BenchRequest& req,
 
   size_t finished = 0, failed = 0;
   for (const auto& t : outcome.tasks) {
-    if (t.state == "finished" || t.state == "kept")
+    if (t.state == db::RunState::finished)
       ++finished;
-    else if (t.state == "failed")
+    else if (t.state == db::RunState::failed)
       ++failed;
   }
   if (finished == total)
-    outcome.state = "finished";
+    outcome.state = db::BenchState::finished;
   else if (stop || failed == 0)
-    outcome.state = "stopped";
+    outcome.state = db::BenchState::stopped;
   else
-    outcome.state = "incomplete";
+    outcome.state = db::BenchState::incomplete;
   db->update_bench_state(bench.id, outcome.state);
   outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return outcome;

@@ -17,24 +17,24 @@
 #include <vector>
 
 #include "src/common/paths.h"
+#include "src/db/record_states.h"
 
 namespace eok::bench {
 
-// The search settings every task's run gets; empty or unset ones stay at the configuration's values.
+// What every task's run gets. The command line builds it (src/cli/search_flags.h declares the flags).
 struct BenchSettings {
-  std::string method = "tuner";  // tuner, eoh, eok
+  db::SearchMethod method = db::SearchMethod::tuner;
   std::string board = "k1";
-  std::string pool, thought_sampling, rag;  // the paper's ablations (Tables 4 and 5)
-  std::optional<int64_t> iterations, parallel, population, generations, top_k, max_llm_calls, max_tokens, seed;
-  std::optional<double> max_cost;
-  std::string config_file;
-  std::string label;  // the tables' name for this configuration; default from the above
-
-  // "eok", "eok sampling=uniform", "eok rag=none pool=kmeans": the method and its non-default ablations.
-  std::string default_label() const;
-  // The flags of eok search that carry these settings (every one eok search takes that is set here).
-  std::vector<std::string> search_flags() const;
+  std::string label;  // the tables' name for this configuration (default_label); "" is the method's name
+  // The other arguments of eok search that every task's search gets ("--top-k", "7", "--rag", "none" ...),
+  // after --method and --board. What is not given stays at the configuration's value.
+  std::vector<std::string> search_flags;
 };
+
+// "eok", "eok sampling=uniform", "eok rag=none pool=kmeans": the method and its non-default ablations (the
+// paper's Tables 4 and 5); empty ablation values are the defaults.
+std::string default_label(db::SearchMethod method, const std::string& thought_sampling, const std::string& rag,
+                          const std::string& pool);
 
 struct BenchRequest {
   BenchRequest(std::filesystem::path root_dir, Workspace ws, std::filesystem::path eok)
@@ -56,14 +56,18 @@ struct BenchRequest {
 
 struct BenchTaskOutcome {
   std::string task, run_id;
-  std::string state;    // finished, stopped, failed, kept (finished in an earlier session)
-  std::string message;  // why it failed, or how it ended
+  db::RunState state = db::RunState::failed;  // how its search ended: finished, stopped or failed
+  bool kept = false;                          // finished in an earlier session, not searched again
+  std::string message;                        // why it failed, or how it ended
+  // The state as shown: "kept" for a kept task, else the run state's name.
+  const char* shown_state() const { return kept ? "kept" : name_of(state); }
   double best_speedup = 0;
   double seconds = 0;
 };
 
 struct BenchOutcome {
-  std::string bench_id, label, state;  // state: finished, stopped, incomplete (some task failed)
+  std::string bench_id, label;
+  db::BenchState state = db::BenchState::running;
   std::vector<BenchTaskOutcome> tasks;
   double seconds = 0;
 };

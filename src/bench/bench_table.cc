@@ -65,7 +65,7 @@ nlohmann::json table_json(const std::vector<MethodResults>& results) {
                        {"suite", r.suite},
                        {"bench", r.bench_id},
                        {"run", r.run_id},
-                       {"run_state", r.run_state},
+                       {"run_state", r.run_state ? name_of(*r.run_state) : "not started"},
                        {"correct", r.correct},
                        {"speedup", r.speedup},
                        {"own_speedup", r.own_speedup},
@@ -73,7 +73,7 @@ nlohmann::json table_json(const std::vector<MethodResults>& results) {
                        {"best_by_iteration", r.best_by_iteration}});
     }
     methods.push_back({{"label", m.label},
-                       {"method", m.method},
+                       {"method", name_of(m.method)},
                        {"suites",
                         {{"general", stats_json(suite_stats(m, "general"))},
                          {"nn", stats_json(suite_stats(m, "nn"))},

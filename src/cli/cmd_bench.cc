@@ -15,6 +15,7 @@
 #include "src/bench/suite.h"
 #include "src/common/subprocess.h"
 #include "src/cli/cli.h"
+#include "src/cli/search_flags.h"
 #include "src/common/error.h"
 #include "src/common/log.h"
 #include "src/search/progress.h"
@@ -26,19 +27,37 @@ namespace {
 namespace fs = std::filesystem;
 
 struct RunOptions {
-  std::string suite = "all", resume;
+  std::string suite = "all", resume, label;
   std::vector<std::string> tasks;
-  bench::BenchSettings settings;
+  SearchFlags flags;  // every task's search gets them
   unsigned jobs = 0;
   std::string executor = "local", partition;
   bool json = false;
 };
 
+// What every task's search of a new bench gets: the method (tuner unless given), the board, the label and
+// every other search flag given. Throws ConfigError for a method a bench cannot run (auto, or an unknown name).
+bench::BenchSettings bench_settings(const RunOptions& opt) {
+  const SearchFlags& flags = opt.flags;
+  const std::optional<db::SearchMethod> method =
+      flags.method.empty() ? db::SearchMethod::tuner : parse_name<db::SearchMethod>(flags.method);
+  if (!method) throw ConfigError("--method '" + flags.method + "': expected tuner, eoh or eok");
+  bench::BenchSettings s;
+  s.method = *method;
+  s.board = flags.board;
+  s.label =
+      opt.label.empty() ? bench::default_label(*method, flags.thought_sampling, flags.rag, flags.pool) : opt.label;
+  SearchFlags others = flags;  // --method and --board go first, from the settings themselves
+  others.method.clear();
+  others.board.clear();
+  s.search_flags = others.arguments();
+  return s;
+}
+
 int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   bench::BenchRequest req{find_project_root(global.root), Workspace::open(), fs::read_symlink("/proc/self/exe")};
-  req.settings = opt.settings;
-  const auto board = evaluator::load_board(req.root, opt.settings.board);
+  const auto board = evaluator::load_board(req.root, opt.flags.board);
   req.jobs = opt.jobs ? opt.jobs
                       : bench::default_jobs(static_cast<unsigned>(board.remote.hosts.size()),
                                             !evaluator::is_real_board(board));
@@ -53,9 +72,7 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
   if (!opt.resume.empty()) {
     req.resume = opt.resume;
   } else {
-    if (opt.settings.method != "tuner" && opt.settings.method != "eoh" && opt.settings.method != "eok") {
-      throw ConfigError("--method '" + opt.settings.method + "': expected tuner, eoh or eok");
-    }
+    req.settings = bench_settings(opt);
     req.suite = opt.suite;
     req.tasks = bench::suite_tasks(req.root / "kernels", opt.suite, opt.tasks);
     if (req.tasks.empty())
@@ -63,13 +80,13 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
   }
   std::fprintf(stderr, "bench: %s, %u searches at once (eok bench list shows it; Ctrl-C stops, --resume continues)\n",
                opt.resume.empty() ? (std::to_string(req.tasks.size()) + " tasks of suite " + opt.suite + ", method " +
-                                     (opt.settings.label.empty() ? opt.settings.default_label() : opt.settings.label))
+                                     req.settings.label)
                                         .c_str()
                                   : ("resuming " + opt.resume).c_str(),
                req.jobs);
   const auto outcome = bench::run_bench(req, [](const bench::BenchTaskOutcome& t, size_t done, size_t total) {
-    std::string what = t.state;
-    if (t.state == "finished") {
+    std::string what = t.shown_state();
+    if (t.state == db::RunState::finished && !t.kept) {
       char buf[64];
       std::snprintf(buf, sizeof buf, "best %.3fx", t.best_speedup);
       what = buf;
@@ -79,37 +96,37 @@ int run_bench_command(const RunOptions& opt, const GlobalOptions& global) {
   });
   size_t finished = 0, kept = 0, failed = 0, stopped = 0;
   for (const auto& t : outcome.tasks) {
-    finished += t.state == "finished";
-    kept += t.state == "kept";
-    failed += t.state == "failed";
-    stopped += t.state == "stopped";
+    finished += t.state == db::RunState::finished && !t.kept;
+    kept += t.kept;
+    failed += t.state == db::RunState::failed;
+    stopped += t.state == db::RunState::stopped;
   }
   if (opt.json) {
     nlohmann::json tasks = nlohmann::json::array();
     for (const auto& t : outcome.tasks) {
       tasks.push_back({{"task", t.task},
                        {"run", t.run_id},
-                       {"state", t.state},
+                       {"state", t.shown_state()},
                        {"message", t.message},
                        {"best_speedup", t.best_speedup},
                        {"seconds", t.seconds}});
     }
     std::cout << nlohmann::json{{"bench", outcome.bench_id},
                                 {"label", outcome.label},
-                                {"state", outcome.state},
+                                {"state", name_of(outcome.state)},
                                 {"seconds", outcome.seconds},
                                 {"tasks", tasks}}
                      .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
               << std::endl;
   } else {
     std::printf("bench   %s (%s) %s after %s: %zu finished now, %zu earlier, %zu stopped, %zu failed\n",
-                outcome.bench_id.c_str(), outcome.label.c_str(), outcome.state.c_str(),
+                outcome.bench_id.c_str(), outcome.label.c_str(), name_of(outcome.state),
                 search::format_duration(outcome.seconds).c_str(), finished, kept, stopped, failed);
-    if (outcome.state != "finished")
+    if (outcome.state != db::BenchState::finished)
       std::printf("        continue it with: eok bench run --resume %s\n", outcome.bench_id.c_str());
     std::printf("next    eok bench table | eok report --out report\n");
   }
-  if (outcome.state == "finished") return 0;
+  if (outcome.state == db::BenchState::finished) return 0;
   return failed > 0 ? 1 : 7;
 }
 
@@ -153,12 +170,12 @@ int list_command(bool json, const GlobalOptions& global) {
     for (const auto& b : benches) {
       out.push_back({{"bench", b.id},
                      {"suite", b.suite},
-                     {"method", b.method},
+                     {"method", name_of(b.method)},
                      {"label", b.label},
                      {"board", b.board},
                      {"tasks", b.tasks.size()},
                      {"runs", db->bench_runs(b.id).size()},
-                     {"state", b.state}});
+                     {"state", name_of(b.state)}});
     }
     std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
     return 0;
@@ -170,7 +187,7 @@ int list_command(bool json, const GlobalOptions& global) {
   std::printf("%-24s %-8s %-28s %-6s %-7s %s\n", "bench", "suite", "method", "board", "tasks", "state");
   for (const auto& b : benches) {
     std::printf("%-24s %-8s %-28s %-6s %3zu/%-3zu %s\n", b.id.c_str(), b.suite.c_str(), b.label.c_str(),
-                b.board.c_str(), db->bench_runs(b.id).size(), b.tasks.size(), b.state.c_str());
+                b.board.c_str(), db->bench_runs(b.id).size(), b.tasks.size(), name_of(b.state));
   }
   return 0;
 }
@@ -262,12 +279,7 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, int& exit_cod
   r->add_option("--suite", run->suite, "general, nn or all")->capture_default_str();
   r->add_option("--tasks", run->tasks, "only these tasks of the suite, comma-separated (ids or operation names)")
       ->delimiter(',');
-  r->add_option("--method", run->settings.method, "tuner (no LLM), eoh (LLM) or eok (LLM + idea pool)")
-      ->capture_default_str();
-  r->add_option("--board,-b", run->settings.board,
-                "board profile: a name under configs/boards/ or the path of a .toml (a real board times every search's "
-                "kernels there)")
-      ->capture_default_str();
+  run->flags.declare(*r, SearchFlags::Scope::every_task);
   r->add_option("--jobs,-j", run->jobs,
                 "searches at once (default: the host's cores, and at least one per board of a real board's pool)");
   r->add_option(
@@ -277,21 +289,8 @@ void add_bench_command(CLI::App& app, const GlobalOptions& global, int& exit_cod
       ->capture_default_str();
   r->add_option("--partition", run->partition,
                 "slurm: the partition the search jobs run on (default: the cluster's default)");
-  r->add_option("--label", run->settings.label,
+  r->add_option("--label", run->label,
                 "the name of this configuration in tables and the report (default: method + ablations)");
-  r->add_option("--pool", run->settings.pool, "idea pool JSON (idea-pool ablation)");
-  r->add_option("--thought-sampling", run->settings.thought_sampling, "softmax or uniform (sampling ablation)");
-  r->add_option("--rag", run->settings.rag, "both, docs, code or none (RAG ablation)");
-  r->add_option("--iterations", run->settings.iterations, "EoK iterations per task");
-  r->add_option("--parallel", run->settings.parallel, "parallel EoH searches per iteration");
-  r->add_option("--population", run->settings.population, "EoH population size");
-  r->add_option("--generations", run->settings.generations, "EoH generations");
-  r->add_option("--top-k", run->settings.top_k, "kernels kept for parent sampling, per task (search.top_k)");
-  r->add_option("--max-llm-calls", run->settings.max_llm_calls, "LLM budget per task");
-  r->add_option("--max-tokens", run->settings.max_tokens, "token budget per task");
-  r->add_option("--max-cost", run->settings.max_cost, "cost budget per task (llm.price_* set the prices)");
-  r->add_option("--seed", run->settings.seed, "seed of every task's search");
-  r->add_option("--config", run->settings.config_file, "a TOML file of settings over configs/eok.toml");
   r->add_option("--resume", run->resume, "continue this bench (its stored settings apply)");
   r->add_flag("--json", run->json, "print the outcome as JSON");
   r->callback([run, &global, &exit_code] { exit_code = run_bench_command(*run, global); });

@@ -74,7 +74,7 @@ int run_export(const ExportOptions& opt, const GlobalOptions& global) {
       log::info("checking kernel #{} again on {} fresh inputs before it is exported", row.kernel.id, kExportRechecks);
       if (auto failed = evals.recheck(row.kernel, kExportRechecks)) {
         log::warn("kernel #{} fails on fresh inputs ({}: {}); it is not exported, and its record now says so",
-                  row.kernel.id, failed->status, failed->message);
+                  row.kernel.id, status_name(failed->status), failed->message);
         db->insert_evaluation(*failed);
         continue;
       }

@@ -37,7 +37,7 @@ int run_kernels(const KernelsOptions& opt, const GlobalOptions& global) {
                      {"idea", k.description},
                      {"idea_id", k.idea_id},
                      {"thought_id", k.thought_id},
-                     {"status", e ? nlohmann::json(e->status) : nlohmann::json("not evaluated")},
+                     {"status", e ? status_name(e->status) : "not evaluated"},
                      {"cycles", e && e->cycles ? nlohmann::json(*e->cycles) : nlohmann::json(nullptr)},
                      {"speedup", e && e->speedup ? nlohmann::json(*e->speedup) : nlohmann::json(nullptr)}});
     }
@@ -64,7 +64,7 @@ int run_kernels(const KernelsOptions& opt, const GlobalOptions& global) {
     }
     std::string idea = k.description.size() > 60 ? k.description.substr(0, 57) + "..." : k.description;
     std::printf("#%-6lld %-12.12s %-6s %-14s %-12s %-9s %-14s %s\n", static_cast<long long>(k.id), k.hash.c_str(),
-                k.op.c_str(), r.evaluation ? r.evaluation->status.c_str() : "not evaluated", cycles.c_str(),
+                k.op.c_str(), r.evaluation ? status_name(r.evaluation->status) : "not evaluated", cycles.c_str(),
                 speedup.c_str(), parents.empty() ? "-" : parents.c_str(), idea.c_str());
   }
   return 0;

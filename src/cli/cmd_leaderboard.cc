@@ -28,7 +28,7 @@ int run_leaderboard(const LeaderboardOptions& opt, const GlobalOptions& global) 
     nlohmann::json out = nlohmann::json::array();
     for (const auto& r : rows) {
       nlohmann::json counts = nlohmann::json::object();
-      for (const auto& [status, n] : r.counts_by_status) counts[status] = n;
+      for (const auto& [status, n] : r.counts_by_status) counts[status_name(status)] = n;
       const bool none = r.best_kernel_id == 0;  // no correct kernel measured yet: null, not a speedup of 0
       auto or_null = [&](auto v) { return none ? nlohmann::json(nullptr) : nlohmann::json(v); };
       out.push_back({{"task", r.task},
@@ -51,7 +51,8 @@ int run_leaderboard(const LeaderboardOptions& opt, const GlobalOptions& global) 
               "ker0 cycles", "run", "evaluations by status");
   for (const auto& r : rows) {
     std::string counts;
-    for (const auto& [status, n] : r.counts_by_status) counts += status + " " + std::to_string(n) + "  ";
+    for (const auto& [status, n] : r.counts_by_status)
+      counts += std::string(status_name(status)) + " " + std::to_string(n) + "  ";
     if (r.best_kernel_id == 0) {  // kernels on record, none correct and measured yet (ker0 is being measured)
       std::printf("%-18s %-5s %-8s %-9s %-12s %-12s %-24s %s\n", r.task.c_str(), r.board.c_str(), "-", "-", "-", "-",
                   "(no correct kernel yet)", counts.c_str());

@@ -39,8 +39,8 @@ int run_runs(const RunsOptions& opt, const GlobalOptions& global) {
       out.push_back({{"id", r.id},
                      {"task", r.task},
                      {"board", r.board},
-                     {"state", r.state},
-                     {"method", r.method},
+                     {"state", name_of(r.state)},
+                     {"method", name_of(r.method)},
                      {"seed", r.seed},
                      {"model", r.model},
                      {"started_at", r.started_at},
@@ -65,7 +65,7 @@ int run_runs(const RunsOptions& opt, const GlobalOptions& global) {
       best = buf;
     }
     std::printf("%-24s %-16s %-4s %-6s %-9s %-17s %s\n", r.id.c_str(), r.task.c_str(), r.board.c_str(),
-                r.method.c_str(), r.state.c_str(), when(r.started_at).c_str(), best.c_str());
+                name_of(r.method), name_of(r.state), when(r.started_at).c_str(), best.c_str());
   }
   return 0;
 }

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "src/cli/cli.h"
+#include "src/cli/search_flags.h"
 #include "src/common/config.h"
 #include "src/common/error.h"
 #include "src/common/log.h"
@@ -21,9 +22,8 @@ namespace eok::cli {
 namespace {
 
 struct SearchOptions {
-  std::string task, board = "k1", resume, run_id, config_file, method, pool, thought_sampling, rag;
-  std::optional<int64_t> iterations, parallel, population, generations, seed, top_k, max_llm_calls, max_tokens;
-  std::optional<double> max_cost;
+  std::string task, resume, run_id;
+  SearchFlags flags;
   bool replay = false, json = false;
 };
 
@@ -31,7 +31,7 @@ void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
   std::map<std::string, int> by_status;
   std::vector<std::pair<double, std::string>> variants;  // the tuner's, fastest first
   for (const auto& row : db.kernels(o.task, o.run_id)) {
-    by_status[row.evaluation ? row.evaluation->status : "not evaluated"]++;
+    by_status[row.evaluation ? status_name(row.evaluation->status) : "not evaluated"]++;
     if (row.kernel.op == "tuner" && row.evaluation && row.evaluation->speedup) {
       variants.emplace_back(*row.evaluation->speedup,
                             row.kernel.description.substr(row.kernel.description.find("knobs ") + 6));
@@ -41,7 +41,7 @@ void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
   std::string statuses;
   for (const auto& [s, n] : by_status) statuses += (statuses.empty() ? "" : ", ") + std::to_string(n) + " " + s;
   std::printf("\nrun     %s (%s on %s, %s) %s after %s%s\n", o.run_id.c_str(), o.task.c_str(), o.board.c_str(),
-              o.method.c_str(), o.state.c_str(), search::format_duration(o.seconds).c_str(),
+              name_of(o.method), name_of(o.state), search::format_duration(o.seconds).c_str(),
               o.stop_reason.empty() ? "" : (": " + o.stop_reason).c_str());
   if (o.best_speedup > 1.0) {
     std::printf("best    kernel #%lld: %.3fx ker0 (%s vs %s modeled cycles)\n",
@@ -78,53 +78,22 @@ void print_summary(const search::SearchOutcome& o, db::KernelDb& db) {
   std::printf(
       "next    eok show %lld | eok kernels --task %s --run %s | eok leaderboard | eok export --task %s --out DIR\n",
       static_cast<long long>(o.best_kernel_id), o.task.c_str(), o.run_id.c_str(), o.task.c_str());
-  if (o.state == "stopped") std::printf("        continue it with: eok search --resume %s\n", o.run_id.c_str());
+  if (o.state == db::RunState::stopped)
+    std::printf("        continue it with: eok search --resume %s\n", o.run_id.c_str());
 }
 
 int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
   log::set_level(global.log_level);
   search::SearchRequest req{find_project_root(global.root), Workspace::open()};
-  req.config = Config::load(
-      req.root, opt.config_file.empty() ? std::nullopt : std::optional<std::filesystem::path>(opt.config_file));
-  auto set = [&](const char* key, const auto& value) {
-    if (value) req.config.set(key, std::to_string(*value), "flag");
-  };
-  if (!opt.method.empty()) req.config.set("search.method", opt.method, "flag");
-  if (!opt.pool.empty()) req.config.set("search.pool", opt.pool, "flag");
-  if (!opt.thought_sampling.empty()) req.config.set("search.thought_sampling", opt.thought_sampling, "flag");
-  if (!opt.rag.empty()) req.config.set("search.rag", opt.rag, "flag");
-  set("search.iterations", opt.iterations);
-  set("search.parallel", opt.parallel);
-  set("search.population", opt.population);
-  set("search.generations", opt.generations);
-  set("search.seed", opt.seed);
-  set("search.top_k", opt.top_k);
-  set("budget.max_llm_calls", opt.max_llm_calls);
-  set("budget.max_tokens", opt.max_tokens);
-  set("budget.max_cost", opt.max_cost);
+  const std::string& config_file = opt.flags.config_file;
+  req.config =
+      Config::load(req.root, config_file.empty() ? std::nullopt : std::optional<std::filesystem::path>(config_file));
+  opt.flags.apply(req.config);
   if (!opt.resume.empty()) {
     req.resume_run = opt.resume;
     // A resumed run keeps what it was started with (so that it asks nothing twice): say so, not silently.
-    std::vector<std::string> ignored;
-    auto note = [&](bool given, const char* flag) {
-      if (given) ignored.push_back(flag);
-    };
-    note(!opt.task.empty(), "--task");
-    note(opt.board != "k1", "--board");
-    note(!opt.method.empty(), "--method");
-    note(!opt.pool.empty(), "--pool");
-    note(!opt.thought_sampling.empty(), "--thought-sampling");
-    note(!opt.rag.empty(), "--rag");
-    note(!opt.config_file.empty(), "--config");
-    note(opt.iterations.has_value(), "--iterations");
-    note(opt.parallel.has_value(), "--parallel");
-    note(opt.population.has_value(), "--population");
-    note(opt.generations.has_value(), "--generations");
-    note(opt.seed.has_value(), "--seed");
-    note(opt.top_k.has_value(), "--top-k");
-    note(opt.max_llm_calls.has_value(), "--max-llm-calls");
-    note(opt.max_tokens.has_value(), "--max-tokens");
-    note(opt.max_cost.has_value(), "--max-cost");
+    std::vector<std::string> ignored = opt.flags.given();
+    if (!opt.task.empty()) ignored.insert(ignored.begin(), "--task");
     if (!ignored.empty()) {
       std::string list;
       for (const auto& f : ignored) list += (list.empty() ? "" : ", ") + f;
@@ -142,7 +111,7 @@ int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
     req.new_run_id = opt.run_id;
   }
   req.task = opt.task;
-  req.board = opt.board;
+  req.board = opt.flags.board;
   req.replay = opt.replay;
   req.terminal = isatty(STDERR_FILENO) != 0;
   const search::SearchOutcome o = search::run_search(req);
@@ -151,12 +120,12 @@ int run_search_command(const SearchOptions& opt, const GlobalOptions& global) {
     j["run"] = o.run_id;
     j["task"] = o.task;
     j["board"] = o.board;
-    j["state"] = o.state;
+    j["state"] = name_of(o.state);
     std::cout << j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
   } else {
     print_summary(o, *open_kernel_db(req.workspace));
   }
-  return o.state == "finished" ? 0 : o.state == "failed" ? 8 : 7;
+  return o.state == db::RunState::finished ? 0 : o.state == db::RunState::failed ? 8 : 7;
 }
 
 }  // namespace
@@ -184,30 +153,10 @@ void add_search_command(CLI::App& app, const GlobalOptions& global, int& exit_co
       "relu_f32 --iterations 3\n"
       "  eok search --resume r20261122-143005-7f3a");
   cmd->add_option("--task,-t", opt->task, "task id or operation name (mish -> mish_f32)");
-  cmd->add_option("--board,-b", opt->board,
-                  "board profile: a name under configs/boards/ (k1: the virtual K1) or the path of a .toml; on a real "
-                  "board kernels are checked on its virtual twin and timed on the board")
-      ->capture_default_str();
   cmd->add_option("--resume", opt->resume, "continue a stopped or killed run (its stored settings apply)");
   cmd->add_option("--run-id", opt->run_id,
                   "the id of the new run (default: drawn; scripts and eok bench choose it up front)");
-  cmd->add_option("--config", opt->config_file, "a TOML file of settings over configs/eok.toml");
-  cmd->add_option("--method", opt->method,
-                  "eok, eoh, tuner, or auto (default: eok with an LLM and an idea pool, eoh with an LLM, else tuner)");
-  cmd->add_option("--pool", opt->pool, "idea pool JSON (default: the workspace's latest mined pool)");
-  cmd->add_option("--thought-sampling", opt->thought_sampling,
-                  "softmax (weighted by effectiveness, the default) or uniform: the paper's sampling ablation");
-  cmd->add_option("--rag", opt->rag,
-                  "retrieval into prompts: both (default), docs, code or none: the paper's RAG ablation");
-  cmd->add_option("--iterations", opt->iterations, "EoK iterations (search.iterations)");
-  cmd->add_option("--parallel", opt->parallel, "parallel EoH searches per iteration (search.parallel)");
-  cmd->add_option("--population", opt->population, "EoH population size (search.population)");
-  cmd->add_option("--generations", opt->generations, "EoH generations (search.generations)");
-  cmd->add_option("--top-k", opt->top_k, "kernels kept for parent sampling (search.top_k)");
-  cmd->add_option("--seed", opt->seed, "seed of every random choice (default: drawn and recorded with the run)");
-  cmd->add_option("--max-llm-calls", opt->max_llm_calls, "stop after this many LLM requests");
-  cmd->add_option("--max-tokens", opt->max_tokens, "stop after this many tokens");
-  cmd->add_option("--max-cost", opt->max_cost, "stop after this cost (llm.price_* set the prices)");
+  opt->flags.declare(*cmd, SearchFlags::Scope::one_search);
   cmd->add_flag("--replay", opt->replay, "answer every LLM request from the response cache; a miss fails clearly");
   cmd->add_flag("--json", opt->json, "print the run's summary as JSON");
   cmd->callback([opt, &global, &exit_code] { exit_code = run_search_command(*opt, global); });

@@ -120,7 +120,7 @@ int run_show(const ShowOptions& opt, const GlobalOptions& global) {
     for (const auto& l : lineage) chain.push_back({{"id", l.id}, {"operator", l.op}, {"idea", l.description}});
     j["lineage"] = chain;
     if (e) {
-      j["evaluation"] = {{"status", e->status},
+      j["evaluation"] = {{"status", status_name(e->status)},
                          {"message", e->message},
                          {"cycles", e->cycles ? nlohmann::json(*e->cycles) : nlohmann::json(nullptr)},
                          {"speedup", e->speedup ? nlohmann::json(*e->speedup) : nlohmann::json(nullptr)},
@@ -139,7 +139,7 @@ int run_show(const ShowOptions& opt, const GlobalOptions& global) {
     std::printf("from    idea %s%s\n", k->idea_id.c_str(),
                 k->thought_id.empty() ? "" : (", thought " + k->thought_id).c_str());
   if (e) {
-    std::printf("status  %s: %s\n", e->status.c_str(), e->message.c_str());
+    std::printf("status  %s: %s\n", status_name(e->status), e->message.c_str());
     if (e->speedup)
       std::printf("cycles  %s modeled, %.3fx ker0\n", with_commas(e->cycles.value_or(0)).c_str(), *e->speedup);
   } else {
@@ -161,7 +161,7 @@ int run_show(const ShowOptions& opt, const GlobalOptions& global) {
     std::printf("against ker0:\n%s\n", vs_ker0.c_str());
   if (call && opt.context && !call->retrieved_context.empty())
     std::printf("retrieved context:\n%s\n", call->retrieved_context.c_str());
-  if (e && e->status != "ok" && !evidence.is_discarded() && evidence.contains("evidence")) {
+  if (e && e->status != EvalStatus::ok && !evidence.is_discarded() && evidence.contains("evidence")) {
     std::printf("evidence:\n%s\n",
                 evidence["evidence"].dump(2, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
   }

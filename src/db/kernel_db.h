@@ -11,6 +11,8 @@
 //
 // Conventions: timestamps are unix seconds; a timestamp left at 0 is set to the current time on insert.
 // run_id "" means "no run" (ker0, which every run of its task and board shares) and is stored as NULL.
+// Statuses, states and methods are enumerations here and their names in the file (record_states.h); a name
+// in the file that this eok does not know makes the reading method throw CorruptDataError naming the row.
 #pragma once
 
 #include <cstdint>
@@ -22,13 +24,16 @@
 #include <utility>
 #include <vector>
 
+#include "src/common/eval_status.h"
+#include "src/db/record_states.h"
+
 namespace eok::db {
 
 struct RunRecord {
   std::string id;  // short, unique, sortable: "r20261122-143005-7f3a" (new_run_id in run_id.h)
   std::string task, board;
-  std::string state;        // "running", "finished", "stopped" (Ctrl-C), "failed"
-  std::string method;       // "eok", "eoh", "tuner"
+  RunState state = RunState::running;
+  SearchMethod method = SearchMethod::eok;
   std::string config_json;  // the resolved configuration the run used
   uint64_t seed = 0;
   std::string toolchain;                  // clang and qemu versions
@@ -54,7 +59,7 @@ struct KernelRecord {
 
 struct EvaluationRecord {
   int64_t kernel_id = 0;
-  std::string status;  // an EvalStatus name
+  EvalStatus status = EvalStatus::infra_error;
   std::string message;
   std::string evidence_json;  // rule, compiler output, mismatches, run log, profile
   std::optional<double> cycles, baseline_cycles, speedup;
@@ -97,10 +102,11 @@ struct IdeaUpdateRecord {
 struct BenchRecord {
   std::string id;     // "b20261122-143005-7f3a"
   std::string suite;  // "general", "nn", "all" (or "custom" for --tasks)
-  std::string method, label, board;
+  SearchMethod method = SearchMethod::tuner;
+  std::string label, board;
   std::vector<std::string> tasks;
   std::string settings_json;  // the search flags every task's run gets
-  std::string state;          // "running", "finished", "stopped" (resumable), "incomplete" (some tasks failed)
+  BenchState state = BenchState::running;
   double started_at = 0, updated_at = 0;
 };
 
@@ -117,8 +123,8 @@ struct LeaderboardRow {
   int64_t best_kernel_id = 0;
   std::string best_run_id;  // "" when ker0 itself is the best
   double best_cycles = 0, best_speedup = 0, baseline_cycles = 0;
-  // Evaluations of the task and board by status, in EvalStatus order: ("ok", 12), ("wrong_answer", 3) ...
-  std::vector<std::pair<std::string, int64_t>> counts_by_status;
+  // Evaluations of the task and board by status, in EvalStatus order: (ok, 12), (wrong_answer, 3) ...
+  std::vector<std::pair<EvalStatus, int64_t>> counts_by_status;
 };
 
 struct RunTotals {
@@ -156,7 +162,7 @@ class KernelDb {
   // Runs. create_run throws Error when the id exists. update_run and save_run_progress set updated_at to
   // now and throw NotFoundError for an unknown run.
   virtual void create_run(const RunRecord& run) = 0;
-  virtual void update_run(const std::string& run_id, const std::string& state, const std::string& summary_json) = 0;
+  virtual void update_run(const std::string& run_id, RunState state, const std::string& summary_json) = 0;
   virtual void save_run_progress(const std::string& run_id, const std::string& progress_json) = 0;
   virtual std::optional<RunRecord> get_run(const std::string& run_id) = 0;
   virtual std::vector<RunRecord> list_runs(const std::string& task = "") = 0;  // newest first
@@ -198,7 +204,7 @@ class KernelDb {
   // Benches. create_bench throws Error when the id exists; set_bench_run records (or replaces) the run of
   // one task, before the run starts, so that a resumed bench finds it. bench_runs: task -> run id.
   virtual void create_bench(const BenchRecord& b) = 0;
-  virtual void update_bench_state(const std::string& bench_id, const std::string& state) = 0;
+  virtual void update_bench_state(const std::string& bench_id, BenchState state) = 0;
   virtual void set_bench_run(const std::string& bench_id, const std::string& task, const std::string& run_id) = 0;
   virtual std::optional<BenchRecord> get_bench(const std::string& bench_id) = 0;
   virtual std::vector<BenchRecord> list_benches() = 0;  // newest first

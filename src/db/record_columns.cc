@@ -2,6 +2,8 @@
 
 #include <array>
 
+#include "src/common/error.h"
+
 namespace eok::db {
 
 namespace {
@@ -49,6 +51,14 @@ std::string qualified(const std::array<const char*, N>& columns, std::string_vie
 
 }  // namespace
 
+void throw_unknown_name(const sqlite::Statement& st, std::string_view what, const std::string& text,
+                        const std::string& known) {
+  throw CorruptDataError(st.database_file().string() + ": " + std::string(what) + " is '" + text +
+                         "', which this eok does not know (it knows " + known +
+                         "): the row was changed by hand or by another program; correct it with the sqlite3 "
+                         "shell, or move the file aside to start a new kernel database");
+}
+
 const int kKernelColumnCount = static_cast<int>(kKernelColumns.size());
 
 std::string run_columns(std::string_view alias) {
@@ -73,8 +83,8 @@ RunRecord read_run(const sqlite::Statement& st, int first) {
   r.id = st.column_text(c++);
   r.task = st.column_text(c++);
   r.board = st.column_text(c++);
-  r.state = st.column_text(c++);
-  r.method = st.column_text(c++);
+  r.state = column_enum<RunState>(st, c++, "runs.state of run " + r.id);
+  r.method = column_enum<SearchMethod>(st, c++, "runs.method of run " + r.id);
   r.config_json = st.column_text(c++);
   r.seed = st.column_uint64(c++);
   r.toolchain = st.column_text(c++);
@@ -110,7 +120,7 @@ EvaluationRecord read_evaluation(const sqlite::Statement& st, int first) {
   int c = first;
   EvaluationRecord e;
   e.kernel_id = st.column_int64(c++);
-  e.status = st.column_text(c++);
+  e.status = column_enum<EvalStatus>(st, c++, "evaluations.status of kernel " + std::to_string(e.kernel_id));
   e.message = st.column_text(c++);
   e.evidence_json = st.column_text(c++);
   e.cycles = st.column_optional_double(c++);

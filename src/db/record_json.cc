@@ -102,7 +102,7 @@ void to_json(json& j, const KernelRow& row) {
 
 void to_json(json& j, const LeaderboardRow& row) {
   json counts = json::object();
-  for (const auto& [status, count] : row.counts_by_status) counts[status] = count;
+  for (const auto& [status, count] : row.counts_by_status) counts[status_name(status)] = count;
   j = json{{"task", row.task},
            {"board", row.board},
            {"best_kernel_id", row.best_kernel_id},

@@ -108,6 +108,8 @@ class Statement {
   std::optional<double> column_optional_double(int column) const;
   std::optional<int64_t> column_optional_int64(int column) const;
 
+  const std::filesystem::path& database_file() const { return conn_.file(); }
+
  private:
   Connection& conn_;
   sqlite3_stmt* stmt_ = nullptr;

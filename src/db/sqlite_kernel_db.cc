@@ -1,7 +1,6 @@
 #include "src/db/sqlite_kernel_db.h"
 
 #include <algorithm>
-#include <array>
 #include <chrono>
 #include <map>
 #include <type_traits>
@@ -43,14 +42,6 @@ const std::filesystem::path& with_parent_directory(const std::filesystem::path& 
     }
   }
   return file;
-}
-
-// Leaderboard counts follow the EvalStatus order; statuses this eok does not know go last, by name.
-int status_rank(const std::string& status) {
-  static const std::array<std::string_view, 7> order = {"ok",           "compile_error", "rejected",   "runtime_error",
-                                                        "wrong_answer", "timeout",       "infra_error"};
-  const auto it = std::find(order.begin(), order.end(), status);
-  return static_cast<int>(it - order.begin());
 }
 
 }  // namespace
@@ -141,16 +132,17 @@ void SqliteKernelDb::create_run(const RunRecord& run) {
                  "INSERT INTO runs (id, task, board, state, method, config_json, seed, toolchain, model, "
                  "started_at, updated_at, summary_json, progress_json) "
                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)");
-    st.bind_all(run.id, run.task, run.board, run.state, run.method, run.config_json, run.seed, run.toolchain, run.model,
-                started_at, run.updated_at != 0 ? run.updated_at : started_at, run.summary_json, run.progress_json);
+    st.bind_all(run.id, run.task, run.board, name_of(run.state), name_of(run.method), run.config_json, run.seed,
+                run.toolchain, run.model, started_at, run.updated_at != 0 ? run.updated_at : started_at,
+                run.summary_json, run.progress_json);
     st.run();
   });
 }
 
-void SqliteKernelDb::update_run(const std::string& run_id, const std::string& state, const std::string& summary_json) {
+void SqliteKernelDb::update_run(const std::string& run_id, RunState state, const std::string& summary_json) {
   writing([&] {
     Statement st(conn_, "UPDATE runs SET state = ?1, summary_json = ?2, updated_at = ?3 WHERE id = ?4");
-    st.bind_all(state, summary_json, now_unix_seconds(), run_id);
+    st.bind_all(name_of(state), summary_json, now_unix_seconds(), run_id);
     st.run();
     if (conn_.changes() == 0) throw NotFoundError("no run '" + run_id + "' in " + file().string() + " to update.");
   });
@@ -193,12 +185,12 @@ BenchRecord read_bench(const Statement& st) {
   BenchRecord b;
   b.id = st.column_text(0);
   b.suite = st.column_text(1);
-  b.method = st.column_text(2);
+  b.method = column_enum<SearchMethod>(st, 2, "benches.method of bench " + b.id);
   b.label = st.column_text(3);
   b.board = st.column_text(4);
   b.tasks = nlohmann::json::parse(st.column_text(5)).get<std::vector<std::string>>();
   b.settings_json = st.column_text(6);
-  b.state = st.column_text(7);
+  b.state = column_enum<BenchState>(st, 7, "benches.state of bench " + b.id);
   b.started_at = st.column_double(8);
   b.updated_at = st.column_double(9);
   return b;
@@ -214,17 +206,17 @@ void SqliteKernelDb::create_bench(const BenchRecord& b) {
     const double started_at = or_now(b.started_at);
     Statement st(conn_, std::string("INSERT INTO benches (") + kBenchColumns +
                             ") VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)");
-    st.bind_all(b.id, b.suite, b.method, b.label, b.board,
+    st.bind_all(b.id, b.suite, name_of(b.method), b.label, b.board,
                 nlohmann::json(b.tasks).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), b.settings_json,
-                b.state, started_at, b.updated_at != 0 ? b.updated_at : started_at);
+                name_of(b.state), started_at, b.updated_at != 0 ? b.updated_at : started_at);
     st.run();
   });
 }
 
-void SqliteKernelDb::update_bench_state(const std::string& bench_id, const std::string& state) {
+void SqliteKernelDb::update_bench_state(const std::string& bench_id, BenchState state) {
   writing([&] {
     Statement st(conn_, "UPDATE benches SET state = ?1, updated_at = ?2 WHERE id = ?3");
-    st.bind_all(state, now_unix_seconds(), bench_id);
+    st.bind_all(name_of(state), now_unix_seconds(), bench_id);
     st.run();
     if (conn_.changes() == 0) throw NotFoundError("no bench '" + bench_id + "' in " + file().string() + " to update.");
   });
@@ -379,8 +371,8 @@ void SqliteKernelDb::insert_evaluation(const EvaluationRecord& e) {
                  "INSERT OR REPLACE INTO evaluations (kernel_id, status, message, evidence_json, cycles, "
                  "baseline_cycles, speedup, seed, seconds, setup, created_at) "
                  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
-    st.bind_all(e.kernel_id, e.status, e.message, e.evidence_json, e.cycles, e.baseline_cycles, e.speedup, e.seed,
-                e.seconds, e.setup, or_now(e.created_at));
+    st.bind_all(e.kernel_id, status_name(e.status), e.message, e.evidence_json, e.cycles, e.baseline_cycles, e.speedup,
+                e.seed, e.seconds, e.setup, or_now(e.created_at));
     st.run();
   });
 }
@@ -401,9 +393,9 @@ std::optional<EvaluationRecord> SqliteKernelDb::find_evaluation_by_hash(const st
   return reading([&]() -> std::optional<EvaluationRecord> {
     Statement st(conn_, "SELECT " + evaluation_columns("e") +
                             " FROM kernels k JOIN evaluations e ON e.kernel_id = k.id "
-                            "WHERE k.task = ?1 AND k.board = ?2 AND k.hash = ?3 AND e.status <> 'infra_error' "
+                            "WHERE k.task = ?1 AND k.board = ?2 AND k.hash = ?3 AND e.status <> ?5 "
                             "AND (?4 = '' OR e.setup = ?4) ORDER BY k.id LIMIT 1");
-    st.bind_all(task, board, hash, setup);
+    st.bind_all(task, board, hash, setup, status_name(EvalStatus::infra_error));
     if (!st.step()) return std::nullopt;
     return read_evaluation(st);
   });
@@ -519,11 +511,12 @@ std::vector<KernelRow> SqliteKernelDb::best_kernels(const std::string& task, con
   return reading([&] {
     Statement st(conn_, "SELECT " + kernel_columns("k") + ", " + evaluation_columns("e") +
                             " FROM kernels k JOIN evaluations e ON e.kernel_id = k.id "
-                            "WHERE k.task = ?1 AND k.board = ?2 AND e.status = 'ok' AND e.cycles IS NOT NULL "
+                            "WHERE k.task = ?1 AND k.board = ?2 AND e.status = ?5 AND e.cycles IS NOT NULL "
                             "AND (?3 = '' OR k.run_id = ?3 OR k.run_id IS NULL) "
                             "ORDER BY e.cycles, k.id LIMIT ?4");
     // LIMIT -1 is SQLite's "no limit".
-    st.bind_all(task, board, run_id, limit == 0 ? int64_t{-1} : static_cast<int64_t>(limit));
+    st.bind_all(task, board, run_id, limit == 0 ? int64_t{-1} : static_cast<int64_t>(limit),
+                status_name(EvalStatus::ok));
     return read_kernel_rows(st);
   });
 }
@@ -538,19 +531,19 @@ std::vector<LeaderboardRow> SqliteKernelDb::leaderboard(const std::string& task)
                    "  SELECT k.task, k.board, k.id, k.run_id, e.cycles, e.baseline_cycles, e.speedup, "
                    "         row_number() OVER (PARTITION BY k.task, k.board ORDER BY e.cycles, k.id) AS rank "
                    "  FROM kernels k JOIN evaluations e ON e.kernel_id = k.id "
-                   "  WHERE e.status = 'ok' AND e.cycles IS NOT NULL AND (?1 = '' OR k.task = ?1)), "
+                   "  WHERE e.status = ?2 AND e.cycles IS NOT NULL AND (?1 = '' OR k.task = ?1)), "
                    "ker0 AS ("
                    "  SELECT k.task, k.board, e.cycles, "
                    "         row_number() OVER (PARTITION BY k.task, k.board ORDER BY k.id) AS rank "
                    "  FROM kernels k JOIN evaluations e ON e.kernel_id = k.id "
-                   "  WHERE k.op = 'ker0' AND k.run_id IS NULL AND e.status = 'ok' AND e.cycles IS NOT NULL "
+                   "  WHERE k.op = 'ker0' AND k.run_id IS NULL AND e.status = ?2 AND e.cycles IS NOT NULL "
                    "    AND (?1 = '' OR k.task = ?1)) "
                    "SELECT g.task, g.board, r.id, r.run_id, r.cycles, r.baseline_cycles, r.speedup, b.cycles "
                    "FROM groups g "
                    "LEFT JOIN ranked r ON r.task = g.task AND r.board = g.board AND r.rank = 1 "
                    "LEFT JOIN ker0 b ON b.task = g.task AND b.board = g.board AND b.rank = 1 "
                    "ORDER BY g.task, g.board");
-    best.bind(1, task);
+    best.bind_all(task, status_name(EvalStatus::ok));
     std::vector<LeaderboardRow> rows;
     std::map<std::pair<std::string, std::string>, size_t> row_of;
     while (best.step()) {
@@ -581,14 +574,11 @@ std::vector<LeaderboardRow> SqliteKernelDb::leaderboard(const std::string& task)
     while (counts.step()) {
       const auto it = row_of.find({counts.column_text(0), counts.column_text(1)});
       if (it == row_of.end()) continue;  // cannot happen: every counted kernel belongs to a group
-      rows[it->second].counts_by_status.emplace_back(counts.column_text(2), counts.column_int64(3));
+      const EvalStatus status = column_enum<EvalStatus>(
+          counts, 2, "evaluations.status of a kernel of " + counts.column_text(0) + " on " + counts.column_text(1));
+      rows[it->second].counts_by_status.emplace_back(status, counts.column_int64(3));
     }
-    for (LeaderboardRow& row : rows) {
-      std::sort(row.counts_by_status.begin(), row.counts_by_status.end(), [](const auto& a, const auto& b) {
-        const int ra = status_rank(a.first), rb = status_rank(b.first);
-        return ra != rb ? ra < rb : a.first < b.first;
-      });
-    }
+    for (LeaderboardRow& row : rows) std::sort(row.counts_by_status.begin(), row.counts_by_status.end());
     return rows;
   });
 }

@@ -27,7 +27,7 @@ class SqliteKernelDb final : public KernelDb {
   void atomically(const std::function<void()>& body) override;
 
   void create_run(const RunRecord& run) override;
-  void update_run(const std::string& run_id, const std::string& state, const std::string& summary_json) override;
+  void update_run(const std::string& run_id, RunState state, const std::string& summary_json) override;
   void save_run_progress(const std::string& run_id, const std::string& progress_json) override;
   std::optional<RunRecord> get_run(const std::string& run_id) override;
   std::vector<RunRecord> list_runs(const std::string& task) override;
@@ -53,7 +53,7 @@ class SqliteKernelDb final : public KernelDb {
   std::vector<IdeaUpdateRecord> idea_updates(const std::string& run_id) override;
 
   void create_bench(const BenchRecord& b) override;
-  void update_bench_state(const std::string& bench_id, const std::string& state) override;
+  void update_bench_state(const std::string& bench_id, BenchState state) override;
   void set_bench_run(const std::string& bench_id, const std::string& task, const std::string& run_id) override;
   std::optional<BenchRecord> get_bench(const std::string& bench_id) override;
   std::vector<BenchRecord> list_benches() override;

@@ -231,7 +231,7 @@ class EohRun {
     ctx_.generator->attach(g.llm_call_id, r.kernel.kernel.id);
     char buf[64];
     std::snprintf(buf, sizeof buf, " %.3fx", r.kernel.speedup());
-    r.outcome = "kernel #" + std::to_string(r.kernel.kernel.id) + " " + r.kernel.eval.status +
+    r.outcome = "kernel #" + std::to_string(r.kernel.kernel.id) + " " + status_name(r.kernel.eval.status) +
                 (r.kernel.ok() ? buf : "") + (duplicate ? " (a repeat of an earlier kernel)" : "");
     return r;
   }

@@ -39,7 +39,8 @@ LoopResult run_eok_loop(SearchContext& ctx, db::KernelDb& db, const std::string&
     // iterations: a resumed run finds later kernels on record too, and must see what the first pass saw.
     std::vector<ScoredKernel> archive = {baseline};
     for (const auto& row : db.kernels(ctx.task.id, run_id)) {
-      if (row.kernel.iteration >= it || !row.evaluation || row.evaluation->status != "ok" || !row.evaluation->cycles)
+      if (row.kernel.iteration >= it || !row.evaluation || row.evaluation->status != EvalStatus::ok ||
+          !row.evaluation->cycles)
         continue;
       if (row.kernel.board != board || row.kernel.hash == baseline.kernel.hash) continue;
       archive.push_back({row.kernel, *row.evaluation});

@@ -13,7 +13,7 @@ namespace eok::search {
 db::EvaluationRecord to_record(const evaluator::EvalResult& r, int64_t kernel_id, const std::string& setup) {
   db::EvaluationRecord e;
   e.kernel_id = kernel_id;
-  e.status = evaluator::status_name(r.status);
+  e.status = r.status;
   e.message = r.message;
   const nlohmann::json j = r.to_json();
   nlohmann::json evidence = {{"evidence", j["evidence"]},
@@ -69,7 +69,7 @@ db::EvaluationRecord EvaluationService::evaluate(const db::KernelRecord& k) {
 void EvaluationService::count_evaluation(const db::EvaluationRecord& e) {
   std::lock_guard<std::mutex> lock(mutex_);
   counts_.evaluated++;
-  if (e.status != "infra_error") {
+  if (e.status != EvalStatus::infra_error) {
     infra_in_a_row_ = 0;
     return;
   }
@@ -168,12 +168,12 @@ ScoredKernel EvaluationService::baseline() {
   k.board = board_;
   k.created_at = unix_seconds();
   std::optional<db::KernelRecord> row = db_.get_kernel(db_.ensure_ker0(k));
-  if (auto e = db_.get_evaluation(row->id); e && e->setup == judge_.setup() && e->status != "infra_error") {
+  if (auto e = db_.get_evaluation(row->id); e && e->setup == judge_.setup() && e->status != EvalStatus::infra_error) {
     remember_baseline({*row, *e});
     return {*row, *e};
   }
   db::EvaluationRecord e = evaluate(*row);
-  if (e.status == "infra_error") {
+  if (e.status == EvalStatus::infra_error) {
     // Not recorded: ker0's record is the baseline of every run and of the leaderboard.
     throw InfraError("could not measure the baseline " +
                      task_.ker0_path().lexically_proximate(std::filesystem::current_path()).string() + " on board " +
@@ -238,7 +238,7 @@ ScoredKernel EvaluationService::submit(db::KernelRecord k, bool* duplicate) {
       result.kernel.id = db_.insert_kernel(k);
     }
     // An infra_error on record (a resumed run's kernel) says nothing about the kernel: it is evaluated again.
-    if (auto e = db_.get_evaluation(result.kernel.id); e && e->status != "infra_error") {
+    if (auto e = db_.get_evaluation(result.kernel.id); e && e->status != EvalStatus::infra_error) {
       result.eval = *e;
       std::lock_guard<std::mutex> lock(mutex_);
       counts_.reused++;

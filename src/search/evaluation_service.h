@@ -27,9 +27,9 @@ namespace eok::search {
 struct ScoredKernel {
   db::KernelRecord kernel;
   db::EvaluationRecord eval;
-  bool ok() const { return eval.status == "ok" && eval.cycles.has_value(); }
+  bool ok() const { return eval.status == EvalStatus::ok && eval.cycles.has_value(); }
   // eok or the board failed: nothing is known about the kernel.
-  bool infra_error() const { return eval.status == "infra_error"; }
+  bool infra_error() const { return eval.status == EvalStatus::infra_error; }
   double speedup() const { return eval.speedup.value_or(0); }
   double cycles() const { return eval.cycles.value_or(0); }
   // The measured noise of `cycles` on a real board (the timed calls' median absolute deviation, in

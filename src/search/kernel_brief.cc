@@ -116,7 +116,7 @@ std::string repeat_notice(const ScoredKernel& repeated) {
   char buf[96];
   std::snprintf(buf, sizeof buf, ", %.2fx the baseline", repeated.speedup());
   return "The last proposal from this kernel was a repeat of kernel #" + std::to_string(repeated.kernel.id) +
-         ", already evaluated (" + repeated.eval.status + (repeated.ok() ? buf : "") +
+         ", already evaluated (" + status_name(repeated.eval.status) + (repeated.ok() ? buf : "") +
          "; its idea: " + (repeated.kernel.description.empty() ? "not stated" : repeated.kernel.description) +
          "). Propose something that differs from it.\n";
 }
@@ -125,7 +125,7 @@ std::string failure_feedback(const ScoredKernel& failed, const ScoredKernel* par
   if (failed.infra_error()) return "";
   std::ostringstream out;
   out << "Its idea: " << (failed.kernel.description.empty() ? "(not stated)" : failed.kernel.description) << "\n";
-  out << "Its status was " << failed.eval.status << ": " << failed.eval.message << "\n";
+  out << "Its status was " << status_name(failed.eval.status) << ": " << failed.eval.message << "\n";
   // Its change as a diff; a rewrite (a diff longer than the code) as its code.
   const std::string diff =
       parent ? unified_diff(parent->kernel.source, failed.kernel.source, "kernel", "failed attempt", 2) : "";
@@ -139,7 +139,7 @@ std::string failure_feedback(const ScoredKernel& failed, const ScoredKernel* par
   const auto j = evidence(failed);
   if (!j.contains("evidence")) return out.str();
   const auto& ev = j["evidence"];
-  if (ev.contains("compiler_output") && failed.eval.status == "compile_error") {
+  if (ev.contains("compiler_output") && failed.eval.status == EvalStatus::compile_error) {
     out << "Compiler output:\n" << first_lines(ev["compiler_output"].get<std::string>(), 15);
   }
   if (ev.contains("mismatches") && !ev["mismatches"].empty()) {

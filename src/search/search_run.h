@@ -32,7 +32,9 @@ struct SearchRequest {
 };
 
 struct SearchOutcome {
-  std::string run_id, task, board, method, state;  // state: finished, stopped, failed
+  std::string run_id, task, board;
+  db::SearchMethod method = db::SearchMethod::tuner;
+  db::RunState state = db::RunState::finished;  // finished, stopped or failed
   std::string stop_reason;
   int64_t best_kernel_id = 0;
   double best_speedup = 0, best_cycles = 0, baseline_cycles = 0;

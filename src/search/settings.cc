@@ -21,9 +21,10 @@ int at_least(const Config& c, const std::string& key, int64_t min) {
 
 SearchSettings SearchSettings::from_config(const Config& c) {
   SearchSettings s;
-  s.method = c.str("search.method");
-  if (s.method != "auto" && s.method != "eok" && s.method != "eoh" && s.method != "tuner") {
-    throw ConfigError("search.method must be auto, eok, eoh or tuner (it is '" + s.method + "')");
+  const std::string method = c.str("search.method");
+  if (method != "auto") {
+    s.method = parse_name<db::SearchMethod>(method);
+    if (!s.method) throw ConfigError("search.method must be auto, eok, eoh or tuner (it is '" + method + "')");
   }
   s.iterations = at_least(c, "search.iterations", 1);
   s.parallel = at_least(c, "search.parallel", 1);

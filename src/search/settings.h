@@ -2,15 +2,19 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "src/common/config.h"
+#include "src/db/record_states.h"
 #include "src/search/rag_mode.h"
 
 namespace eok::search {
 
 struct SearchSettings {
-  std::string method;  // "eok", "eoh", "tuner" (resolved; never "auto" once a run starts)
+  // nullopt is auto (run_search resolves it: eok with an LLM and an idea pool, eoh with an LLM, else the
+  // tuner); set once a run starts.
+  std::optional<db::SearchMethod> method;
   int iterations = 2, parallel = 2, population = 4, generations = 2, top_k = 8;
   int offspring = 1;  // children per EoH operator per generation
   uint64_t seed = 0;

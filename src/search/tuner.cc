@@ -77,9 +77,10 @@ TunerResult run_tuner(SearchContext& ctx, const ScoredKernel& baseline) {
         ++result.evaluations;
         char buf[48];
         std::snprintf(buf, sizeof buf, " %.3fx", scored.speedup());
-        ctx.progress.proposal(
-            where, "kernel #" + std::to_string(scored.kernel.id) + " " + scored.eval.status + (scored.ok() ? buf : ""),
-            scored.ok(), scored.speedup());
+        ctx.progress.proposal(where,
+                              "kernel #" + std::to_string(scored.kernel.id) + " " + status_name(scored.eval.status) +
+                                  (scored.ok() ? buf : ""),
+                              scored.ok(), scored.speedup());
         // On a real board a variant must beat the best by more than the measured noise.
         if (scored.ok() && clearly_faster(scored, best_kernel)) {
           best_kernel = scored;

@@ -29,7 +29,7 @@ TEST(Quantile, InterpolatesBetweenClosestRanks) {
 }
 
 TEST(SuiteStats, CountsAndQuantilesPerSuite) {
-  MethodResults m{"eok", "eok", {}};
+  MethodResults m{"eok", db::SearchMethod::eok, {}};
   auto add = [&](const std::string& task, const std::string& suite, bool correct, double own) {
     TaskResult r;
     r.task = task;
@@ -74,14 +74,14 @@ TEST_F(BenchResults, TheNewestBenchOfALabelCountsWithTheRunsOwnKernels) {
   auto db = open_db();
   // ker0 of relu_f32 and two runs: an old bench (2x) and a newer one (1.25x at iteration 1).
   const int64_t ker0 = db->insert_kernel(make_kernel("", "k0"));
-  db->insert_evaluation(make_evaluation(ker0, "ok", 100));
-  auto kernel = [&](const std::string& run, const std::string& hash, int iteration, const std::string& status,
-                    double speedup) {
+  db->insert_evaluation(make_evaluation(ker0, EvalStatus::ok, 100));
+  auto kernel = [&](const std::string& run, const std::string& hash, int iteration, EvalStatus status, double speedup) {
     auto k = make_kernel(run, hash);
     k.iteration = iteration;
     const int64_t id = db->insert_kernel(k);
-    auto e = make_evaluation(id, status, status == "ok" ? std::optional<double>(100 / speedup) : std::nullopt);
-    if (status == "ok") {
+    auto e =
+        make_evaluation(id, status, status == EvalStatus::ok ? std::optional<double>(100 / speedup) : std::nullopt);
+    if (status == EvalStatus::ok) {
       e.speedup = speedup;
       e.baseline_cycles = 100;
     }
@@ -89,20 +89,21 @@ TEST_F(BenchResults, TheNewestBenchOfALabelCountsWithTheRunsOwnKernels) {
     return id;
   };
   db->create_run(make_run("r-old"));
-  kernel("r-old", "o1", 0, "ok", 2.0);
+  kernel("r-old", "o1", 0, EvalStatus::ok, 2.0);
   db->create_run(make_run("r-new"));
-  kernel("r-new", "n1", 0, "ok", 0.8);
-  kernel("r-new", "n2", 0, "wrong_answer", 0);
-  const int64_t best = kernel("r-new", "n3", 1, "ok", 1.25);
-  kernel("r-new", "n4", 2, "ok", 1.1);
+  kernel("r-new", "n1", 0, EvalStatus::ok, 0.8);
+  kernel("r-new", "n2", 0, EvalStatus::wrong_answer, 0);
+  const int64_t best = kernel("r-new", "n3", 1, EvalStatus::ok, 1.25);
+  kernel("r-new", "n4", 2, EvalStatus::ok, 1.1);
 
   db::BenchRecord b;
   b.suite = "nn";
-  b.method = b.label = "eok";
+  b.method = db::SearchMethod::eok;
+  b.label = "eok";
   b.board = "k1";
   b.tasks = {"relu_f32"};
   b.settings_json = "[]";
-  b.state = "finished";
+  b.state = db::BenchState::finished;
   b.id = "b-old";
   b.started_at = 10;
   db->create_bench(b);
@@ -112,7 +113,8 @@ TEST_F(BenchResults, TheNewestBenchOfALabelCountsWithTheRunsOwnKernels) {
   db->create_bench(b);
   db->set_bench_run("b-new", "relu_f32", "r-new");
   b.id = "b-tuner";
-  b.method = b.label = "tuner";
+  b.method = db::SearchMethod::tuner;
+  b.label = "tuner";
   db->create_bench(b);
 
   const auto results = collect_results(*db, testing::source_root() / "kernels");
@@ -141,26 +143,11 @@ TEST(Suites, SelectByGroupAndRefuseTasksOfAnotherSuite) {
   EXPECT_THROW(suite_tasks(kernels, "fast"), eok::ConfigError);
 }
 
-TEST(BenchSettings, EverySearchFlagSetReachesEachTasksSearch) {
-  BenchSettings b;
-  b.method = "eok";
-  b.top_k = 7;
-  b.max_llm_calls = 40;
-  b.max_tokens = 100000;
-  b.max_cost = 0.25;
-  b.seed = 3;
-  const std::vector<std::string> f = b.search_flags();
-  auto value_of = [&](const std::string& flag) {
-    const auto it = std::find(f.begin(), f.end(), flag);
-    return it == f.end() || it + 1 == f.end() ? std::string("(absent)") : *(it + 1);
-  };
-  EXPECT_EQ(value_of("--method"), "eok");
-  EXPECT_EQ(value_of("--top-k"), "7");
-  EXPECT_EQ(value_of("--max-llm-calls"), "40");
-  EXPECT_EQ(value_of("--max-tokens"), "100000");
-  EXPECT_EQ(std::stod(value_of("--max-cost")), 0.25);
-  EXPECT_EQ(value_of("--seed"), "3");
-  EXPECT_EQ(value_of("--population"), "(absent)") << "what is not set is left to the search's configuration";
+TEST(BenchLabels, NameTheMethodAndItsNonDefaultAblations) {
+  EXPECT_EQ(default_label(db::SearchMethod::tuner, "", "", ""), "tuner");
+  EXPECT_EQ(default_label(db::SearchMethod::eok, "softmax", "both", ""), "eok") << "the defaults are not named";
+  EXPECT_EQ(default_label(db::SearchMethod::eok, "uniform", "none", "pools/kmeans.json"),
+            "eok sampling=uniform rag=none pool=kmeans");
 }
 
 TEST(Suites, ABrokenTaskIsLeftOutNotFatal) {

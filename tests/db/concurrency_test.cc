@@ -20,7 +20,7 @@ void record_proposal(KernelDb& db, const std::string& run_id, const std::string&
     KernelRecord k = make_kernel(run_id, hash);
     k.parents = {parent};
     const int64_t id = db.insert_kernel(k);
-    db.insert_evaluation(make_evaluation(id, "ok", static_cast<double>(id)));
+    db.insert_evaluation(make_evaluation(id, EvalStatus::ok, static_cast<double>(id)));
     LlmCallRecord call = make_call(run_id, true);
     call.kernel_id = id;
     db.insert_llm_call(call);
@@ -53,7 +53,7 @@ TEST_F(ConcurrencyTest, ThreadsShareOneInstance) {
           record_proposal(*db, "r1", "t" + std::to_string(w) + "-" + std::to_string(i), ker0);
         } else {
           const int64_t id = db->insert_kernel(make_kernel("r1", "t" + std::to_string(w) + "-" + std::to_string(i)));
-          db->insert_evaluation(make_evaluation(id, "wrong_answer"));
+          db->insert_evaluation(make_evaluation(id, EvalStatus::wrong_answer));
           db->insert_llm_call(make_call("r1", false));
         }
       }
@@ -145,13 +145,13 @@ TEST_F(ConcurrencyTest, AtomicallyRollsBackEverythingOnError) {
   db->create_run(make_run("r1"));
   EXPECT_THROW(db->atomically([&] {
     const int64_t id = db->insert_kernel(make_kernel("r1", "h"));
-    db->insert_evaluation(make_evaluation(id, "ok", 1));
-    db->update_run("r1", "finished", "{}");
+    db->insert_evaluation(make_evaluation(id, EvalStatus::ok, 1));
+    db->update_run("r1", db::RunState::finished, "{}");
     throw std::runtime_error("the search failed halfway");
   }),
                std::runtime_error);
   EXPECT_EQ(db->run_totals("r1").kernels, 0);
-  EXPECT_EQ(db->get_run("r1")->state, "running");
+  EXPECT_EQ(db->get_run("r1")->state, db::RunState::running);
   // The connection is usable afterwards.
   db->insert_kernel(make_kernel("r1", "h"));
   EXPECT_EQ(db->run_totals("r1").kernels, 1);

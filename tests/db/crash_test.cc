@@ -29,13 +29,13 @@ using CrashTest = DbTest;
           KernelRecord k = make_kernel("r1", hash);
           k.parents = {ker0};
           const int64_t id = db->insert_kernel(k);
-          db->insert_evaluation(make_evaluation(id, "ok", static_cast<double>(i)));
+          db->insert_evaluation(make_evaluation(id, EvalStatus::ok, static_cast<double>(i)));
           db->save_run_progress("r1", "{\"proposals\": " + std::to_string(i + 1) + "}");
         });
       } else {
         const int64_t id = db->insert_kernel(make_kernel("r1", hash));
         db->insert_llm_call(make_call("r1", true));
-        db->insert_evaluation(make_evaluation(id, "wrong_answer"));
+        db->insert_evaluation(make_evaluation(id, EvalStatus::wrong_answer));
       }
     }
   } catch (...) {

@@ -29,8 +29,8 @@ inline RunRecord make_run(const std::string& id, const std::string& task = "relu
   r.id = id;
   r.task = task;
   r.board = board;
-  r.state = "running";
-  r.method = "eok";
+  r.state = db::RunState::running;
+  r.method = db::SearchMethod::eok;
   r.config_json = R"({"iterations": 4})";
   r.seed = 42;
   r.toolchain = "clang 22, qemu 7.2";
@@ -54,12 +54,12 @@ inline KernelRecord make_kernel(const std::string& run_id, const std::string& ha
   return k;
 }
 
-inline EvaluationRecord make_evaluation(int64_t kernel_id, const std::string& status,
+inline EvaluationRecord make_evaluation(int64_t kernel_id, EvalStatus status,
                                         std::optional<double> cycles = std::nullopt) {
   EvaluationRecord e;
   e.kernel_id = kernel_id;
   e.status = status;
-  e.message = status == "ok" ? "" : "something went wrong";
+  e.message = status == EvalStatus::ok ? "" : "something went wrong";
   e.evidence_json = R"({"rule": "none"})";
   e.cycles = cycles;
   e.seed = 7;

@@ -29,7 +29,7 @@ TEST_F(ReadOnlyDb, ReadsEveryRecordAndWritesNothing) {
     EXPECT_EQ(db->list_runs()[0].id, "r1");
     EXPECT_EQ(db->kernels("relu_f32").size(), 1u);
     EXPECT_THROW(db->create_run(make_run("r2")), Error);
-    EXPECT_THROW(db->update_run("r1", "finished", "{}"), Error);
+    EXPECT_THROW(db->update_run("r1", db::RunState::finished, "{}"), Error);
   }
   EXPECT_EQ(read_file(db_file()), before) << "a read-only open changed the file";
 }
@@ -59,8 +59,8 @@ TEST_F(ReadOnlyDb, AMissingFileIsNotCreated) {
 TEST_F(ReadOnlyDb, ReadingOpensForWritingWhereItCan) {
   make_database();
   auto db = KernelDb::open_for_reading(db_file());
-  db->update_run("r1", "finished", "{}");  // a writable workspace stays writable
-  EXPECT_EQ(db->get_run("r1")->state, "finished");
+  db->update_run("r1", db::RunState::finished, "{}");  // a writable workspace stays writable
+  EXPECT_EQ(db->get_run("r1")->state, db::RunState::finished);
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ TEST(RecordJson, KernelRowCarriesItsEvaluationOrNull) {
   EXPECT_EQ(j["parents"], json::array({3, 1}));
   EXPECT_TRUE(j["evaluation"].is_null());
 
-  row.evaluation = make_evaluation(5, "ok", 12.5);
+  row.evaluation = make_evaluation(5, EvalStatus::ok, 12.5);
   j = row;
   EXPECT_EQ(j["evaluation"]["status"], "ok");
   EXPECT_EQ(j["evaluation"]["cycles"], 12.5);
@@ -42,7 +42,7 @@ TEST(RecordJson, KernelRowCarriesItsEvaluationOrNull) {
 TEST(RecordJson, LeaderboardCountsAreKeyedByStatus) {
   LeaderboardRow row;
   row.task = "relu_f32";
-  row.counts_by_status = {{"ok", 3}, {"wrong_answer", 1}};
+  row.counts_by_status = {{EvalStatus::ok, 3}, {EvalStatus::wrong_answer, 1}};
   const json j = row;
   EXPECT_EQ(j["counts_by_status"]["ok"], 3);
   EXPECT_EQ(j["counts_by_status"]["wrong_answer"], 1);

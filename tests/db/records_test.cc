@@ -29,8 +29,8 @@ TEST_F(RecordsTest, RunRoundTripsEveryField) {
   EXPECT_EQ(got->id, "r1");
   EXPECT_EQ(got->task, run.task);
   EXPECT_EQ(got->board, run.board);
-  EXPECT_EQ(got->state, "running");
-  EXPECT_EQ(got->method, "eok");
+  EXPECT_EQ(got->state, db::RunState::running);
+  EXPECT_EQ(got->method, SearchMethod::eok);
   EXPECT_EQ(got->config_json, run.config_json);
   EXPECT_EQ(got->seed, run.seed);
   EXPECT_EQ(got->toolchain, run.toolchain);
@@ -47,14 +47,14 @@ TEST_F(RecordsTest, RunUpdatesSetStateSummaryProgressAndTime) {
   db->create_run(make_run("r1"));
   const double before = now_unix_seconds();
   db->save_run_progress("r1", R"({"iteration": 3})");
-  db->update_run("r1", "finished", R"({"speedup": 1.3})");
+  db->update_run("r1", db::RunState::finished, R"({"speedup": 1.3})");
   const RunRecord got = *db->get_run("r1");
-  EXPECT_EQ(got.state, "finished");
+  EXPECT_EQ(got.state, db::RunState::finished);
   EXPECT_EQ(got.summary_json, R"({"speedup": 1.3})");
   EXPECT_EQ(got.progress_json, R"({"iteration": 3})");
   EXPECT_EQ(got.started_at, 1000);
   EXPECT_GE(got.updated_at, before - 1);
-  EXPECT_THROW(db->update_run("nope", "finished", ""), NotFoundError);
+  EXPECT_THROW(db->update_run("nope", db::RunState::finished, ""), NotFoundError);
   EXPECT_THROW(db->save_run_progress("nope", "{}"), NotFoundError);
 }
 
@@ -79,7 +79,7 @@ TEST_F(RecordsTest, ZeroTimestampsBecomeNow) {
   KernelRecord k = make_kernel("r1", "h1");
   k.created_at = 0;
   const int64_t id = db->insert_kernel(k);
-  EvaluationRecord e = make_evaluation(id, "ok", 10);
+  EvaluationRecord e = make_evaluation(id, EvalStatus::ok, 10);
   e.created_at = 0;
   db->insert_evaluation(e);
 
@@ -170,16 +170,16 @@ TEST_F(RecordsTest, EvaluationRoundTripsWithAndWithoutFigures) {
   const int64_t a = db->insert_kernel(make_kernel("r1", "ha"));
   const int64_t b = db->insert_kernel(make_kernel("r1", "hb"));
 
-  EvaluationRecord ok = make_evaluation(a, "ok", 1234.5);
+  EvaluationRecord ok = make_evaluation(a, EvalStatus::ok, 1234.5);
   ok.baseline_cycles = 2469;
   ok.speedup = 2;
   ok.seed = ~0ULL;
   db->insert_evaluation(ok);
-  db->insert_evaluation(make_evaluation(b, "compile_error"));
+  db->insert_evaluation(make_evaluation(b, EvalStatus::compile_error));
 
   const EvaluationRecord got = *db->get_evaluation(a);
   EXPECT_EQ(got.kernel_id, a);
-  EXPECT_EQ(got.status, "ok");
+  EXPECT_EQ(got.status, EvalStatus::ok);
   EXPECT_EQ(got.message, "");
   EXPECT_EQ(got.evidence_json, ok.evidence_json);
   EXPECT_EQ(got.cycles, 1234.5);
@@ -191,7 +191,7 @@ TEST_F(RecordsTest, EvaluationRoundTripsWithAndWithoutFigures) {
   EXPECT_EQ(got.created_at, 3000);
 
   const EvaluationRecord failed = *db->get_evaluation(b);
-  EXPECT_EQ(failed.status, "compile_error");
+  EXPECT_EQ(failed.status, EvalStatus::compile_error);
   EXPECT_EQ(failed.message, "something went wrong");
   EXPECT_FALSE(failed.cycles);
   EXPECT_FALSE(failed.baseline_cycles);
@@ -202,11 +202,11 @@ TEST_F(RecordsTest, EvaluationInsertReplacesAndNeedsItsKernel) {
   auto db = open_db();
   db->create_run(make_run("r1"));
   const int64_t a = db->insert_kernel(make_kernel("r1", "ha"));
-  db->insert_evaluation(make_evaluation(a, "infra_error"));
-  db->insert_evaluation(make_evaluation(a, "ok", 99));
-  EXPECT_EQ(db->get_evaluation(a)->status, "ok");
+  db->insert_evaluation(make_evaluation(a, EvalStatus::infra_error));
+  db->insert_evaluation(make_evaluation(a, EvalStatus::ok, 99));
+  EXPECT_EQ(db->get_evaluation(a)->status, EvalStatus::ok);
   EXPECT_EQ(db->run_totals("r1").evaluations, 1);
-  EXPECT_THROW(db->insert_evaluation(make_evaluation(a + 1, "ok", 1)), NotFoundError);
+  EXPECT_THROW(db->insert_evaluation(make_evaluation(a + 1, EvalStatus::ok, 1)), NotFoundError);
   EXPECT_FALSE(db->get_evaluation(a + 1));
 }
 
@@ -324,17 +324,17 @@ TEST_F(RecordsTest, FindEvaluationByHashAcrossRunsButNotBoards) {
   db->create_run(make_run("r1"));
   db->create_run(make_run("r2"));
   const int64_t infra = db->insert_kernel(make_kernel("r1", "h"));
-  db->insert_evaluation(make_evaluation(infra, "infra_error"));
+  db->insert_evaluation(make_evaluation(infra, EvalStatus::infra_error));
   const int64_t judged = db->insert_kernel(make_kernel("r1", "h"));
-  db->insert_evaluation(make_evaluation(judged, "wrong_answer"));
+  db->insert_evaluation(make_evaluation(judged, EvalStatus::wrong_answer));
   const int64_t later = db->insert_kernel(make_kernel("r2", "h"));
-  db->insert_evaluation(make_evaluation(later, "ok", 10));
+  db->insert_evaluation(make_evaluation(later, EvalStatus::ok, 10));
   db->insert_kernel(make_kernel("r2", "unevaluated"));
 
   const std::optional<EvaluationRecord> found = db->find_evaluation_by_hash("relu_f32", "k1", "h");
   ASSERT_TRUE(found);
   EXPECT_EQ(found->kernel_id, judged) << "the earliest evaluation that is not an infrastructure failure";
-  EXPECT_EQ(found->status, "wrong_answer");
+  EXPECT_EQ(found->status, EvalStatus::wrong_answer);
   EXPECT_FALSE(db->find_evaluation_by_hash("relu_f32", "other-board", "h"));
   EXPECT_FALSE(db->find_evaluation_by_hash("mish_f32", "k1", "h"));
   EXPECT_FALSE(db->find_evaluation_by_hash("relu_f32", "k1", "unevaluated"));
@@ -344,11 +344,11 @@ TEST_F(RecordsTest, FindEvaluationByHashCanRequireTheSameSetup) {
   auto db = open_db();
   db->create_run(make_run("r1"));
   const int64_t old_setup = db->insert_kernel(make_kernel("r1", "h"));
-  EvaluationRecord e = make_evaluation(old_setup, "ok", 10);
+  EvaluationRecord e = make_evaluation(old_setup, EvalStatus::ok, 10);
   e.setup = "cost model v1";
   db->insert_evaluation(e);
   const int64_t new_setup = db->insert_kernel(make_kernel("r1", "h"));
-  e = make_evaluation(new_setup, "ok", 12);
+  e = make_evaluation(new_setup, EvalStatus::ok, 12);
   e.setup = "cost model v2";
   db->insert_evaluation(e);
 
@@ -363,7 +363,7 @@ TEST_F(RecordsTest, DataSurvivesReopening) {
     auto db = open_db();
     db->create_run(make_run("r1"));
     id = db->insert_kernel(make_kernel("r1", "h"));
-    db->insert_evaluation(make_evaluation(id, "ok", 5));
+    db->insert_evaluation(make_evaluation(id, EvalStatus::ok, 5));
   }
   auto db = open_db();
   EXPECT_TRUE(db->get_run("r1"));

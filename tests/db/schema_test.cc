@@ -72,21 +72,22 @@ TEST_F(SchemaTest, VersionOneDatabaseGainsBenchesAndKeepsItsRuns) {
   BenchRecord b;
   b.id = "b1";
   b.suite = "nn";
-  b.method = b.label = "tuner";
+  b.method = db::SearchMethod::tuner;
+  b.label = "tuner";
   b.board = "k1";
   b.tasks = {"relu_f32"};
   b.settings_json = "[]";
-  b.state = "running";
+  b.state = db::BenchState::running;
   db->create_bench(b);
   db->set_bench_run("b1", "relu_f32", "r1");
-  db->update_bench_state("b1", "finished");
+  db->update_bench_state("b1", db::BenchState::finished);
   const auto got = db->get_bench("b1");
   ASSERT_TRUE(got);
-  EXPECT_EQ(got->state, "finished");
+  EXPECT_EQ(got->state, db::BenchState::finished);
   EXPECT_EQ(got->tasks, b.tasks);
   EXPECT_EQ(db->bench_runs("b1"), (std::vector<std::pair<std::string, std::string>>{{"relu_f32", "r1"}}));
   EXPECT_THROW(db->create_bench(b), Error);
-  EXPECT_THROW(db->update_bench_state("b-none", "finished"), NotFoundError);
+  EXPECT_THROW(db->update_bench_state("b-none", db::BenchState::finished), NotFoundError);
 }
 
 TEST_F(SchemaTest, VersionZeroDatabaseIsMigratedInPlace) {

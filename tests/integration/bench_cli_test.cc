@@ -45,8 +45,8 @@ TEST_F(BenchCli, RunsResumesAndTabulatesATunerBench) {
   for (const auto& [task, run_id] : runs) {
     const auto r = db->get_run(run_id);
     ASSERT_TRUE(r) << task;
-    EXPECT_EQ(r->state, "finished");
-    EXPECT_EQ(r->method, "tuner");
+    EXPECT_EQ(r->state, db::RunState::finished);
+    EXPECT_EQ(r->method, db::SearchMethod::tuner);
     EXPECT_EQ(r->task, task);
   }
 
@@ -144,7 +144,7 @@ TEST_F(BenchCli, CtrlCStopsTheSearchesAndResumeFinishesWithoutRestarting) {
   EXPECT_EQ(j["state"], "stopped");
   const std::string bench = j["bench"];
   auto db = db::KernelDb::open(home_.path() / "eok.db");
-  EXPECT_EQ(db->get_bench(bench)->state, "stopped");
+  EXPECT_EQ(db->get_bench(bench)->state, db::BenchState::stopped);
   const size_t runs_before = db->list_runs().size();
   EXPECT_GE(runs_before, 1u);
   EXPECT_LT(runs_before, 3u + 1);
@@ -154,7 +154,8 @@ TEST_F(BenchCli, CtrlCStopsTheSearchesAndResumeFinishesWithoutRestarting) {
   EXPECT_EQ(nlohmann::json::parse(resumed.out)["state"], "finished");
   // The stopped run was continued, not started again: one run per task.
   EXPECT_EQ(db->list_runs().size(), 3u);
-  for (const auto& [task, run_id] : db->bench_runs(bench)) EXPECT_EQ(db->get_run(run_id)->state, "finished") << task;
+  for (const auto& [task, run_id] : db->bench_runs(bench))
+    EXPECT_EQ(db->get_run(run_id)->state, db::RunState::finished) << task;
 }
 
 TEST_F(BenchCli, EohAndEokRowsComeFromAnLlmEndpoint) {

@@ -242,7 +242,7 @@ TEST_F(EokCli, SearchWithoutLlmTunesAndEveryReviewCommandShowsTheResult) {
     const int64_t id = db->insert_kernel(lucky);
     db::EvaluationRecord forged;
     forged.kernel_id = id;
-    forged.status = "ok";
+    forged.status = EvalStatus::ok;
     forged.message = "correct";
     forged.evidence_json = "{}";
     forged.cycles = 10;

@@ -103,8 +103,8 @@ TEST_F(SearchWithLlm, EveryProposalIsRecordedWithItsOutcomeAndTheBestIsCorrect) 
   server_.set_responder([](const RecordedRequest& r) { return scripted_reply(r, false); });
   search::SearchRequest req = request(config());
   const search::SearchOutcome o = search::run_search(req);
-  EXPECT_EQ(o.state, "finished") << o.stop_reason;
-  EXPECT_EQ(o.method, "eoh");  // an LLM and no idea pool
+  EXPECT_EQ(o.state, db::RunState::finished) << o.stop_reason;
+  EXPECT_EQ(o.method, db::SearchMethod::eoh);  // an LLM and no idea pool
 
   auto db = db::KernelDb::open(req.workspace.database_path());
   const auto calls = db->llm_calls(o.run_id);
@@ -120,7 +120,7 @@ TEST_F(SearchWithLlm, EveryProposalIsRecordedWithItsOutcomeAndTheBestIsCorrect) 
   std::set<std::string> hashes;
   for (const auto& row : db->kernels("relu_f32", o.run_id)) {
     ASSERT_TRUE(row.evaluation) << "kernel #" << row.kernel.id << " was never evaluated";
-    statuses[row.evaluation->status]++;
+    statuses[status_name(row.evaluation->status)]++;
     EXPECT_TRUE(hashes.insert(row.kernel.hash).second) << "kernel recorded twice in one run";
   }
   std::string seen;
@@ -133,7 +133,7 @@ TEST_F(SearchWithLlm, EveryProposalIsRecordedWithItsOutcomeAndTheBestIsCorrect) 
   // The answer is a correct kernel.
   auto best = db->get_evaluation(o.best_kernel_id);
   ASSERT_TRUE(best);
-  EXPECT_EQ(best->status, "ok");
+  EXPECT_EQ(best->status, EvalStatus::ok);
   // Prompts carried the task's signature and, for M operators, the parent's profile.
   bool saw_profile = false;
   for (const auto& r : server_.chat_requests()) {
@@ -173,7 +173,7 @@ TEST_F(SearchWithLlm, AReasoningModelsAnswerAfterItsThinkingBecomesTheKernel) {
   });
   search::SearchRequest req = request(config());
   const search::SearchOutcome o = search::run_search(req);
-  EXPECT_EQ(o.state, "finished") << o.stop_reason;
+  EXPECT_EQ(o.state, db::RunState::finished) << o.stop_reason;
   auto db = db::KernelDb::open(req.workspace.database_path());
   for (const auto& c : db->llm_calls(o.run_id)) EXPECT_TRUE(c.error.empty()) << c.error;
   const auto kernels = db->kernels("relu_f32", o.run_id);
@@ -181,7 +181,8 @@ TEST_F(SearchWithLlm, AReasoningModelsAnswerAfterItsThinkingBecomesTheKernel) {
   for (const auto& row : kernels) {
     if (row.kernel.op == "ker0") continue;
     ASSERT_TRUE(row.evaluation);
-    EXPECT_EQ(row.evaluation->status, "ok") << "the draft inside <think> was taken: " << row.evaluation->message;
+    EXPECT_EQ(row.evaluation->status, EvalStatus::ok)
+        << "the draft inside <think> was taken: " << row.evaluation->message;
     EXPECT_EQ(row.kernel.description, "strip-mined vfmax at LMUL 8");
   }
 }
@@ -192,8 +193,8 @@ TEST_F(SearchWithLlm, WithAnIdeaPoolThoughtsSeedTheSearchAndEffectivenessIsUpdat
   c.set("search.pool", (fs::path(EOK_TEST_DATA_DIR) / "fixtures" / "pools" / "small_pool.json").string());
   search::SearchRequest req = request(c);
   const search::SearchOutcome o = search::run_search(req);
-  EXPECT_EQ(o.method, "eok");
-  EXPECT_EQ(o.state, "finished");
+  EXPECT_EQ(o.method, db::SearchMethod::eok);
+  EXPECT_EQ(o.state, db::RunState::finished);
   auto db = db::KernelDb::open(req.workspace.database_path());
   int with_thought = 0;
   for (const auto& row : db->kernels("relu_f32", o.run_id)) {
@@ -234,7 +235,7 @@ TEST_F(SearchWithLlm, RetrievedContextReachesThePromptsAndIsRecorded) {
   c.set("search.rag_index", "notes");
   search::SearchRequest req = request(c);
   const search::SearchOutcome o = search::run_search(req);
-  EXPECT_EQ(o.state, "finished");
+  EXPECT_EQ(o.state, db::RunState::finished);
   auto db = db::KernelDb::open(req.workspace.database_path());
   const auto calls = db->llm_calls(o.run_id);
   ASSERT_FALSE(calls.empty());
@@ -264,17 +265,17 @@ TEST_F(SearchWithLlm, ASearchWhereEveryCallFailedEndsFailedAndADeadEndpointIsFou
   c.set("llm.max_retries", "0");
   search::SearchRequest req = request(c);
   const search::SearchOutcome o = search::run_search(req);
-  EXPECT_EQ(o.state, "failed");
+  EXPECT_EQ(o.state, db::RunState::failed);
   EXPECT_NE(o.stop_reason.find("every LLM call failed"), std::string::npos) << o.stop_reason;
   EXPECT_NE(o.stop_reason.find("eok doctor"), std::string::npos) << o.stop_reason;
   auto db = db::KernelDb::open(req.workspace.database_path());
-  EXPECT_EQ(db->get_run(o.run_id)->state, "failed");
+  EXPECT_EQ(db->get_run(o.run_id)->state, db::RunState::failed);
 
   // Replies, but never a kernel: failed too.
   server_.set_responder([](const RecordedRequest&) { return FakeReply::completion("I cannot help with that."); });
   c.set("search.seed", "77");
   const search::SearchOutcome words = search::run_search(request(c));
-  EXPECT_EQ(words.state, "failed");
+  EXPECT_EQ(words.state, db::RunState::failed);
   EXPECT_NE(words.stop_reason.find("no reply of the LLM held a usable kernel"), std::string::npos) << words.stop_reason;
 
   // Nothing listens: refused before any run is recorded.
@@ -294,7 +295,7 @@ TEST_F(SearchWithLlm, ServerFailingMostRequestsDoesNotStopTheRun) {
   server_.set_responder([](const RecordedRequest& r) { return scripted_reply(r, true); });
   search::SearchRequest req = request(config());
   const search::SearchOutcome o = search::run_search(req);
-  EXPECT_EQ(o.state, "finished");
+  EXPECT_EQ(o.state, db::RunState::finished);
   EXPECT_GT(o.totals.llm_failures, o.totals.llm_calls / 2);
   auto db = db::KernelDb::open(req.workspace.database_path());
   for (const auto& c : db->llm_calls(o.run_id)) {
@@ -302,7 +303,7 @@ TEST_F(SearchWithLlm, ServerFailingMostRequestsDoesNotStopTheRun) {
       EXPECT_FALSE(c.error.empty());
     }
   }
-  EXPECT_EQ(db->get_evaluation(o.best_kernel_id)->status, "ok");
+  EXPECT_EQ(db->get_evaluation(o.best_kernel_id)->status, EvalStatus::ok);
 }
 
 TEST_F(SearchWithLlm, BudgetStopsTheRunCleanly) {
@@ -310,7 +311,7 @@ TEST_F(SearchWithLlm, BudgetStopsTheRunCleanly) {
   Config c = config();
   c.set("budget.max_llm_calls", "3");
   const search::SearchOutcome o = search::run_search(request(c));
-  EXPECT_EQ(o.state, "stopped");
+  EXPECT_EQ(o.state, db::RunState::stopped);
   EXPECT_NE(o.stop_reason.find("budget"), std::string::npos) << o.stop_reason;
   EXPECT_LE(server_.chat_requests().size(), 3u + 1u);  // one more may have been in flight... never more
 }
@@ -329,7 +330,7 @@ TEST_F(SearchWithLlm, ReplayRunsFromTheCacheAloneAndFailsClearlyOnAMiss) {
   search::SearchRequest miss = request(other);
   miss.replay = true;
   const search::SearchOutcome o = search::run_search(miss);
-  EXPECT_EQ(o.state, "stopped");
+  EXPECT_EQ(o.state, db::RunState::stopped);
   EXPECT_NE(o.stop_reason.find("cache"), std::string::npos) << o.stop_reason;
 
   // Cache entries garbled on disk (bytes that are not UTF-8 in their text): the replay goes on, and
@@ -349,7 +350,7 @@ TEST_F(SearchWithLlm, ReplayRunsFromTheCacheAloneAndFailsClearlyOnAMiss) {
   again_garbled.replay = true;
   EXPECT_NO_THROW({
     const search::SearchOutcome g = search::run_search(again_garbled);
-    EXPECT_NE(g.state, "");
+    EXPECT_FALSE(g.run_id.empty()) << "an outcome, whatever the state";
   });
 }
 
@@ -406,7 +407,7 @@ TEST_F(SearchWithLlm, ResumesAfterKillWithoutRepeatingRecordedWork) {
   ASSERT_FALSE(run_id.empty());
   ASSERT_GE(evaluated_before_kill, 1);
   auto db = db::KernelDb::open(dbfile);
-  EXPECT_EQ(db->get_run(run_id)->state, "running");  // killed: nobody could record otherwise
+  EXPECT_EQ(db->get_run(run_id)->state, db::RunState::running);  // killed: nobody could record otherwise
   const int64_t evaluations_at_kill = db->run_totals(run_id).evaluations;
   const auto calls_at_kill = db->llm_calls(run_id);
   const size_t requests_at_kill = server_.chat_requests().size();
@@ -549,7 +550,7 @@ TEST_F(SearchWithLlm, CtrlCIsAnsweredAtOnceWhileTheServerMakesEokWait) {
     auto db = db::KernelDb::open(Workspace::open(home.path()).database_path());
     const auto runs = db->list_runs();
     ASSERT_EQ(runs.size(), 1u);
-    EXPECT_EQ(runs.front().state, "stopped") << "the run must stay resumable";
+    EXPECT_EQ(runs.front().state, db::RunState::stopped) << "the run must stay resumable";
     // No request was ever answered: none is on record, so a resumed run asks them all again.
     for (const auto& c : db->llm_calls(runs.front().id)) ADD_FAILURE() << "call #" << c.id << " on record: " << c.error;
   }
@@ -581,7 +582,7 @@ TEST_F(SearchWithLlm, CtrlCStopsCleanlyAndTheRunCanContinue) {
   EXPECT_NE(printed.find("eok search --resume"), std::string::npos) << printed;
   auto db = db::KernelDb::open(dbfile);
   const auto run = db->list_runs().front();
-  EXPECT_EQ(run.state, "stopped");
+  EXPECT_EQ(run.state, db::RunState::stopped);
   for (const auto& row : db->kernels("relu_f32", run.id))
     EXPECT_TRUE(row.evaluation.has_value()) << "in-flight work was abandoned";
 }

@@ -47,18 +47,18 @@ TEST_F(SearchWithFailingBoard, StopsSaysWhatToCheckAndResumesByEvaluatingAgain) 
   search::SearchRequest req = request();
   req.judge = &broken;
   const search::SearchOutcome first = search::run_search(req);
-  EXPECT_EQ(first.state, "stopped");
+  EXPECT_EQ(first.state, db::RunState::stopped);
   EXPECT_NE(first.stop_reason.find("eok doctor"), std::string::npos) << first.stop_reason;
   // The first iteration's initial proposals were in flight; nothing more was asked of the LLM.
   EXPECT_LE(server_.chat_requests().size(), 6u);
   auto db = db::KernelDb::open(req.workspace.database_path());
-  EXPECT_EQ(db->get_run(first.run_id)->state, "stopped");
+  EXPECT_EQ(db->get_run(first.run_id)->state, db::RunState::stopped);
   EXPECT_TRUE(db->idea_updates(first.run_id).empty());
   const auto first_kernels = db->kernels("relu_f32", first.run_id);
   ASSERT_FALSE(first_kernels.empty());
   for (const auto& row : first_kernels) {
     ASSERT_TRUE(row.evaluation);
-    EXPECT_EQ(row.evaluation->status, "infra_error");  // recorded for the user to see, not reused
+    EXPECT_EQ(row.evaluation->status, EvalStatus::infra_error);  // recorded for the user to see, not reused
   }
 
   ScriptedJudge healthy;
@@ -66,11 +66,11 @@ TEST_F(SearchWithFailingBoard, StopsSaysWhatToCheckAndResumesByEvaluatingAgain) 
   again.resume_run = first.run_id;
   again.judge = &healthy;
   const search::SearchOutcome second = search::run_search(again);
-  EXPECT_EQ(second.state, "finished") << second.stop_reason;
+  EXPECT_EQ(second.state, db::RunState::finished) << second.stop_reason;
   for (const auto& row : first_kernels) EXPECT_EQ(healthy.calls(row.kernel.source), 1) << "kernel #" << row.kernel.id;
   for (const auto& row : db->kernels("relu_f32", first.run_id)) {
     ASSERT_TRUE(row.evaluation) << "kernel #" << row.kernel.id;
-    EXPECT_NE(row.evaluation->status, "infra_error") << "kernel #" << row.kernel.id;
+    EXPECT_NE(row.evaluation->status, EvalStatus::infra_error) << "kernel #" << row.kernel.id;
   }
   // What the LLM was told never blamed a kernel for the board's failure.
   for (const auto& r : server_.chat_requests()) EXPECT_EQ(r.body.find("infra_error"), std::string::npos);
@@ -93,7 +93,7 @@ TEST_F(SearchWithFailingBoard, Ker0ThatCannotBeMeasuredStopsTheRunBeforeAnyLlmCa
   auto db = db::KernelDb::open(req.workspace.database_path());
   const auto runs = db->list_runs();
   ASSERT_EQ(runs.size(), 1u);
-  EXPECT_EQ(runs[0].state, "stopped");
+  EXPECT_EQ(runs[0].state, db::RunState::stopped);
   EXPECT_FALSE(db->find_ker0("relu_f32", "k1") && db->get_evaluation(db->find_ker0("relu_f32", "k1")->id))
       << "ker0's infra_error was recorded as its evaluation";
 }
@@ -119,7 +119,7 @@ TEST_F(SearchWithFailingBoard, AChampionRightOnlyOnTheInputsItWasMeasuredWithIsN
   search::SearchRequest req = request();
   req.judge = &lucky;
   const search::SearchOutcome out = search::run_search(req);
-  EXPECT_EQ(out.state, "finished");
+  EXPECT_EQ(out.state, db::RunState::finished);
   EXPECT_DOUBLE_EQ(out.best_speedup, 1.0);  // ker0 stands
   EXPECT_GT(out.summary.value("champions_failing_recheck", 0), 0);
   auto db = db::KernelDb::open(req.workspace.database_path());
@@ -147,7 +147,7 @@ TEST_F(SearchWithFailingBoard, ARunIsContinuedByOneProcessAtATimeAndRunIdsNeverN
   first.judge = &judge;
   first.config.set("search.iterations", "1");
   const search::SearchOutcome done = search::run_search(first);
-  ASSERT_EQ(done.state, "finished");
+  ASSERT_EQ(done.state, db::RunState::finished);
 
   FileLock held(first.workspace.runs_dir() / (done.run_id + ".lock"));  // another eok working on the run
   ASSERT_TRUE(held.held());

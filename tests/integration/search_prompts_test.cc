@@ -75,7 +75,7 @@ TEST_F(SearchPrompts, TheFastKernelIsFoundOnlyByAModelShownTheSpecificationInput
                     : kernel("a guess", "CYCLES=1100", seed_of(r));
   });
   const search::SearchOutcome out = search::run_search(request());
-  EXPECT_EQ(out.state, "finished");
+  EXPECT_EQ(out.state, db::RunState::finished);
   ASSERT_FALSE(chat_requests().empty());
   EXPECT_DOUBLE_EQ(out.best_speedup, 2.0) << "no prompt carried every field the model needed:\n"
                                           << prompt_of(chat_requests().back());
@@ -116,7 +116,7 @@ TEST_F(SearchPrompts, ATaskAtItsRooflineSaysSoAndIsNotSearchedFurther) {
   server_.set_responder([](const RecordedRequest& r) { return kernel("a variant", "CYCLES=990", seed_of(r)); });
   search::SearchRequest req = request();
   const search::SearchOutcome out = search::run_search(req);
-  EXPECT_EQ(out.state, "finished");
+  EXPECT_EQ(out.state, db::RunState::finished);
   const auto reqs = chat_requests();
   EXPECT_EQ(reqs.size(), 2u) << "only the initial population: the generations were skipped";
   for (const auto& r : reqs) EXPECT_NE(user_of(r).find("it is at its bound"), std::string::npos) << user_of(r);
@@ -154,7 +154,7 @@ TEST_F(SearchPrompts, AnIdeaThatAlwaysWorksGainsEffectivenessAndIsDrawnMore) {
     req.config.set("search.population", "1");
     req.config.set("search.generations", "0");
     const search::SearchOutcome out = search::run_search(req);
-    EXPECT_EQ(out.state, "finished");
+    EXPECT_EQ(out.state, db::RunState::finished);
     Draws d;
     const auto reqs = chat_requests();
     for (size_t i = before; i < reqs.size(); ++i) {

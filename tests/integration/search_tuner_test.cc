@@ -27,8 +27,8 @@ TEST_F(SearchTuner, TunesGemmKnobsAndPutsTheTaskOnTheLeaderboard) {
   search::SearchRequest req = request("gemm_f32");
   req.config.set("tuner.max_evaluations", "12");
   const search::SearchOutcome o = search::run_search(req);
-  EXPECT_EQ(o.state, "finished");
-  EXPECT_EQ(o.method, "tuner");
+  EXPECT_EQ(o.state, db::RunState::finished);
+  EXPECT_EQ(o.method, db::SearchMethod::tuner);
   EXPECT_GT(o.totals.kernels, 3);
   EXPECT_LE(o.evaluated, 13);  // the budget, plus ker0
   EXPECT_GE(o.best_speedup, 1.0);
@@ -41,14 +41,14 @@ TEST_F(SearchTuner, TunesGemmKnobsAndPutsTheTaskOnTheLeaderboard) {
   for (const auto& row : db->kernels("gemm_f32", o.run_id)) {
     EXPECT_EQ(row.kernel.op, "tuner");
     ASSERT_TRUE(row.evaluation.has_value());
-    EXPECT_EQ(row.evaluation->status, "ok") << row.kernel.description;
+    EXPECT_EQ(row.evaluation->status, EvalStatus::ok) << row.kernel.description;
   }
 }
 
 TEST_F(SearchTuner, ASecondRunReusesEveryEvaluation) {
   search::SearchRequest req = request("mish_f32");
   const search::SearchOutcome first = search::run_search(req);
-  ASSERT_EQ(first.state, "finished");
+  ASSERT_EQ(first.state, db::RunState::finished);
   EXPECT_GT(first.evaluated, 0);
   req.config.set("search.seed", "43");
   const search::SearchOutcome second = search::run_search(req);

@@ -148,7 +148,7 @@ TEST(ReadOnlyWorkspace, IsBrowsedAndACommandThatMustWriteSaysWhy) {
   {
     auto db = db::KernelDb::open(d / "ws" / "eok.db");
     db::RunRecord run = db::testing::make_run("r-browsed");
-    run.state = "finished";
+    run.state = db::RunState::finished;
     db->create_run(run);
     db::KernelRecord k = db::testing::make_kernel("", "0123456789abcdef");
     k.source = read_file(source_root() / "kernels" / "relu_f32" / "ker0.c");

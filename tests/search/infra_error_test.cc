@@ -62,11 +62,12 @@ TEST_F(InfraErrorTest, ASecondSubmissionInTheSameProcessIsEvaluatedAgain) {
   const ScoredKernel base = evals->baseline();
   const std::string src = "candidate CYCLES=500";
   const ScoredKernel first = evals->submit(candidate(src, base));
-  EXPECT_EQ(first.eval.status, "infra_error");
+  EXPECT_EQ(first.eval.status, EvalStatus::infra_error);
   const ScoredKernel second = evals->submit(candidate(src, base));
   EXPECT_EQ(judge.calls(src), 2) << "an infra_error was served again from the in-flight map";
-  EXPECT_EQ(second.eval.status, "ok");
-  EXPECT_EQ(db_->get_evaluation(second.kernel.id)->status, "ok") << "the new evaluation replaces the infra_error";
+  EXPECT_EQ(second.eval.status, EvalStatus::ok);
+  EXPECT_EQ(db_->get_evaluation(second.kernel.id)->status, EvalStatus::ok)
+      << "the new evaluation replaces the infra_error";
 }
 
 TEST_F(InfraErrorTest, ACopyOfKer0IsNeverAKernelOfTheRun) {
@@ -91,7 +92,7 @@ TEST_F(InfraErrorTest, AResumedRunEvaluatesItsInfraErrorKernelsAgain) {
   {
     auto evals = service(broken);
     const ScoredKernel base = evals->baseline();
-    EXPECT_EQ(evals->submit(candidate(src, base)).eval.status, "infra_error");
+    EXPECT_EQ(evals->submit(candidate(src, base)).eval.status, EvalStatus::infra_error);
   }
   ScriptedJudge healthy;
   auto evals = service(healthy);  // the same run, as --resume opens it
@@ -100,7 +101,7 @@ TEST_F(InfraErrorTest, AResumedRunEvaluatesItsInfraErrorKernelsAgain) {
   const ScoredKernel again = evals->submit(candidate(src, base), &duplicate);
   EXPECT_FALSE(duplicate) << "the resumed run met its own kernel at the same place";
   EXPECT_EQ(healthy.calls(src), 1) << "the recorded infra_error was reused on resume";
-  EXPECT_EQ(again.eval.status, "ok");
+  EXPECT_EQ(again.eval.status, EvalStatus::ok);
   EXPECT_EQ(evals->counts().reused, 0);
 }
 
@@ -119,7 +120,7 @@ TEST_F(InfraErrorTest, AnotherRunNeverReusesAnInfraErrorByHash) {
   auto evals = service(healthy, "r2");
   const ScoredKernel k = evals->submit(candidate(src, evals->baseline()));
   EXPECT_EQ(healthy.calls(src), 1);
-  EXPECT_EQ(k.eval.status, "ok");
+  EXPECT_EQ(k.eval.status, EvalStatus::ok);
 }
 
 TEST_F(InfraErrorTest, Ker0ThatCannotBeMeasuredIsAnInfrastructureProblemAndIsMeasuredAgainNextTime) {
@@ -138,7 +139,7 @@ TEST_F(InfraErrorTest, Ker0ThatCannotBeMeasuredIsAnInfrastructureProblemAndIsMea
   ScriptedJudge healthy;
   auto evals = service(healthy);
   const ScoredKernel base = evals->baseline();
-  EXPECT_TRUE(base.ok()) << base.eval.status;
+  EXPECT_TRUE(base.ok()) << status_name(base.eval.status);
   EXPECT_EQ(healthy.total_calls(), 1) << "ker0 was not measured again";
 }
 
@@ -167,7 +168,8 @@ TEST_F(InfraErrorTest, AnInfraErrorIsNotChargedToItsThoughtNorFedBackNorKept) {
   for (const auto& r : gen.requests()) {
     EXPECT_EQ(r.feedback.find("infra_error"), std::string::npos) << r.op << " was told: " << r.feedback;
   }
-  for (const auto& k : res.population) EXPECT_TRUE(k.ok()) << "kernel #" << k.kernel.id << " " << k.eval.status;
+  for (const auto& k : res.population)
+    EXPECT_TRUE(k.ok()) << "kernel #" << k.kernel.id << " " << status_name(k.eval.status);
   EXPECT_FALSE(c->stop) << c->ctx->stop_reason;
   const std::string logged = log.text();
   EXPECT_NE(logged.find("infra_error: the reference of relu_f32 failed (scripted); not held against the kernel"),

@@ -7,17 +7,17 @@
 namespace eok::search {
 namespace {
 
-ScoredKernel scored(const std::string& source, const std::string& status, double cycles, const std::string& evidence) {
+ScoredKernel scored(const std::string& source, EvalStatus status, double cycles, const std::string& evidence) {
   ScoredKernel k;
   k.kernel.id = 7;
   k.kernel.source = source;
   k.kernel.description = "two strips per iteration";
   k.eval.status = status;
-  if (status == "ok") {
+  if (status == EvalStatus::ok) {
     k.eval.cycles = cycles;
     k.eval.speedup = 1000 / cycles;
   }
-  k.eval.message = status == "ok" ? "correct" : "3 of 33 elements of x wrong at n=33";
+  k.eval.message = status == EvalStatus::ok ? "correct" : "3 of 33 elements of x wrong at n=33";
   k.eval.evidence_json = evidence;
   return k;
 }
@@ -30,25 +30,26 @@ const std::string kParent = [] {
 }();
 
 TEST(KernelBrief, SaysHowFarTheRooflineIsAndHowMuchOfTheToleranceIsUsed) {
-  const auto far = scored(kParent, "ok", 1000, R"({"roofline_cycles": 250, "evidence": {"tolerance_used": 0.375}})");
+  const auto far =
+      scored(kParent, EvalStatus::ok, 1000, R"({"roofline_cycles": 250, "evidence": {"tolerance_used": 0.375}})");
   const std::string brief = kernel_brief(far, true);
   EXPECT_NE(brief.find("fewer than about 250 cycles here; this one takes 4.00x that"), std::string::npos) << brief;
   EXPECT_NE(brief.find("used 38% of the tolerance"), std::string::npos) << brief;
   EXPECT_FALSE(at_roofline(far));
-  const auto bound = scored(kParent, "ok", 1050, R"({"roofline_cycles": 1000})");
+  const auto bound = scored(kParent, EvalStatus::ok, 1050, R"({"roofline_cycles": 1000})");
   EXPECT_TRUE(at_roofline(bound));
   EXPECT_NE(kernel_brief(bound, false).find("it is at its bound"), std::string::npos);
-  const auto unknown = scored(kParent, "ok", 1050, "{}");
+  const auto unknown = scored(kParent, EvalStatus::ok, 1050, "{}");
   EXPECT_FALSE(at_roofline(unknown));
   EXPECT_EQ(roofline_line(unknown), "");
 }
 
 TEST(KernelBrief, AFailureShowsTheChildsIdeaAndItsChangeToTheParent) {
-  const auto parent = scored(kParent, "ok", 1000, "{}");
+  const auto parent = scored(kParent, EvalStatus::ok, 1000, "{}");
   std::string child_src = kParent;
   child_src.replace(child_src.find("  d();"), 6, "  d2();");
   auto child = scored(
-      child_src, "wrong_answer", 0,
+      child_src, EvalStatus::wrong_answer, 0,
       R"({"evidence": {"mismatches": [{"sizes": "n=33", "output": "x", "index": 3, "expected": "1", "got": "2"}]}})");
   child.kernel.description = "fuse d into c";
   const std::string fb = failure_feedback(child, &parent);
@@ -61,12 +62,12 @@ TEST(KernelBrief, AFailureShowsTheChildsIdeaAndItsChangeToTheParent) {
   EXPECT_NE(fb.find("n=33, x[3]: 1, 2"), std::string::npos) << fb;
 
   auto infra = child;
-  infra.eval.status = "infra_error";
+  infra.eval.status = EvalStatus::infra_error;
   EXPECT_EQ(failure_feedback(infra, &parent), "") << "eok's failures are never the kernel's";
 }
 
 TEST(KernelBrief, ARepeatNamesTheKernelItRepeated) {
-  const std::string notice = repeat_notice(scored(kParent, "ok", 800, "{}"));
+  const std::string notice = repeat_notice(scored(kParent, EvalStatus::ok, 800, "{}"));
   EXPECT_NE(notice.find("repeat of kernel #7"), std::string::npos) << notice;
   EXPECT_NE(notice.find("1.25x the baseline"), std::string::npos) << notice;
   EXPECT_NE(notice.find("its idea: two strips per iteration"), std::string::npos) << notice;

@@ -11,7 +11,7 @@ namespace {
 
 search::ScoredKernel scored(double cycles, std::optional<double> mad_cycles) {
   search::ScoredKernel k;
-  k.eval.status = "ok";
+  k.eval.status = EvalStatus::ok;
   k.eval.cycles = cycles;
   nlohmann::json e = {{"evidence", nlohmann::json::object()}};
   // A timer in nanoseconds at 1.6 GHz: the board timer gives the MAD in cycles too.

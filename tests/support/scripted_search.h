@@ -145,8 +145,8 @@ class ScriptedSearchTest : public ::testing::Test {
     r.id = id;
     r.task = task_.id;
     r.board = "k1";
-    r.state = "running";
-    r.method = "eok";
+    r.state = db::RunState::running;
+    r.method = db::SearchMethod::eok;
     r.config_json = "{}";
     r.seed = 7;
     (db ? *db : *db_).create_run(r);
