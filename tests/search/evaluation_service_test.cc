@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "src/common/error.h"
 #include "src/search/evaluation_service.h"
 #include "support/gated_judge.h"
 #include "support/scripted_search.h"
@@ -26,16 +27,24 @@ using search::ScoredKernel;
 
 class EvaluationServiceTest : public ScriptedSearchTest {};
 
-// The text before "//", trailing blanks dropped: two sources that differ only in a comment are one program.
-std::string without_comment(const std::string& source) {
-  std::string code = source.substr(0, source.find("//"));
-  while (!code.empty() && code.back() == ' ') code.pop_back();
+// Each line's text before "//", trailing blanks and blank lines dropped: sources that differ only in
+// comments are one program.
+std::string without_comments(const std::string& source) {
+  std::string code;
+  size_t at = 0;
+  while (at < source.size()) {
+    const size_t end = std::min(source.find('\n', at), source.size());
+    std::string line = source.substr(at, std::min(end, source.find("//", at)) - at);
+    while (!line.empty() && line.back() == ' ') line.pop_back();
+    if (!line.empty()) code += line + "\n";
+    at = end + 1;
+  }
   return code;
 }
 
 TEST_F(EvaluationServiceTest, AnotherRunReusesTheEvaluationOfTheSameProgramAndRecordsItAsItsOwn) {
   ScriptedJudge judge;
-  judge.identity_of = without_comment;
+  judge.identity_of = without_comments;
   ScoredKernel first;
   {
     auto evals = service(judge, "r1");
@@ -77,7 +86,7 @@ TEST_F(EvaluationServiceTest, AnEvaluationIsReusedOnlyUnderTheSameMeasuringSetup
 
 TEST_F(EvaluationServiceTest, ARepeatInsideTheRunIsTheEarlierKernelButTheSamePlaceOnResumeIsNot) {
   ScriptedJudge judge;
-  judge.identity_of = without_comment;
+  judge.identity_of = without_comments;
   auto evals = service(judge);
   const ScoredKernel base = evals->baseline();
   const ScoredKernel first = evals->submit(candidate("int k; /* CYCLES=700 */", base));
@@ -102,6 +111,20 @@ TEST_F(EvaluationServiceTest, ARepeatInsideTheRunIsTheEarlierKernelButTheSamePla
   EXPECT_EQ(same_place.kernel.id, first.kernel.id);
   EXPECT_EQ(resumed->counts().reused, 1) << "the kernel's evaluation, from the record";
   EXPECT_EQ(judge.total_calls(), 2);
+}
+
+TEST_F(EvaluationServiceTest, Ker0WithOtherCommentsIsStillKer0) {
+  ScriptedJudge judge;
+  judge.identity_of = without_comments;
+  auto evals = service(judge);
+  const ScoredKernel base = evals->baseline();
+  bool duplicate = false;
+  const ScoredKernel copy = evals->submit(candidate(base.kernel.source + " // a faster relu", base), &duplicate);
+  EXPECT_TRUE(duplicate);
+  EXPECT_EQ(copy.kernel.id, base.kernel.id);
+  EXPECT_EQ(copy.kernel.op, "ker0");
+  EXPECT_TRUE(db_->kernels(task_.id, "r1").empty()) << "ker0 under another comment became a kernel of the run";
+  EXPECT_EQ(judge.total_calls(), 1);
 }
 
 TEST_F(EvaluationServiceTest, ConcurrentSubmissionsOfOneKernelShareOneEvaluation) {
@@ -249,6 +272,76 @@ TEST_F(EvaluationServiceTest, ARecheckReportsTheFirstFailingJudgementOnFreshSeed
       << "the attempts of a recheck draw fresh inputs (two rechecks of one kernel repeat theirs)";
   EXPECT_EQ(seeds[1], seeds[3]);
   EXPECT_EQ(db_->get_evaluation(k.kernel.id)->status, "ok") << "a recheck records nothing itself";
+}
+
+TEST_F(EvaluationServiceTest, AJudgeThatThrowsFreesItsSlotAndLeavesTheKernelToBeEvaluatedAgain) {
+  ScriptedJudge judge;
+  const std::string src = "int k; /* CYCLES=600 */";
+  bool broken = true;
+  judge.verdict = [&](const std::string& s) {
+    if (s == src && broken) throw ConfigError("scripted: the board profile is missing");
+    return EvalStatus::ok;
+  };
+  auto evals = service(judge, "r1", /*concurrency=*/1);
+  const ScoredKernel base = evals->baseline();
+  EXPECT_THROW(evals->submit(candidate(src, base)), ConfigError);
+  // The one slot is free again (this would wait forever otherwise) ...
+  EXPECT_TRUE(evals->submit(candidate("int other; /* CYCLES=700 */", base)).ok());
+  // ... and the kernel is not stuck on the failed evaluation.
+  broken = false;
+  EXPECT_TRUE(evals->submit(candidate(src, base)).ok());
+  EXPECT_EQ(judge.calls(src), 2);
+}
+
+// On a real board the champion stands only when it is faster than ker0 beyond both measurements' noise.
+TEST_F(EvaluationServiceTest, TheChampionIsMeasuredAgainInTurnsWithKer0AndMustBeatItsNoise) {
+  ScriptedJudge judge;
+  judge.board_noise = 10;
+  auto evals = service(judge);
+  const ScoredKernel base = evals->baseline();
+  const ScoredKernel fast = evals->submit(candidate("int fast; /* CYCLES=800 */", base));
+  const ScoredKernel close = evals->submit(candidate("int close; /* CYCLES=985 */", base));
+  EXPECT_TRUE(fast.measured_on_board());
+  EXPECT_DOUBLE_EQ(fast.noise(), 10);
+  EXPECT_TRUE(search::clearly_faster(fast, base));
+  EXPECT_FALSE(search::clearly_faster(close, base)) << "15 cycles apart with 10 + 10 cycles of noise";
+
+  const search::Remeasured won = evals->remeasure_against(fast.kernel, base.kernel, 3);
+  EXPECT_EQ(won.rounds, 3);
+  EXPECT_TRUE(won.problem.empty()) << won.problem;
+  EXPECT_DOUBLE_EQ(won.champion_cycles, 800);
+  EXPECT_DOUBLE_EQ(won.baseline_cycles, 1000);
+  EXPECT_DOUBLE_EQ(won.noise, 20);
+  EXPECT_TRUE(won.faster);
+  EXPECT_FALSE(evals->remeasure_against(close.kernel, base.kernel, 3).faster);
+  EXPECT_EQ(judge.seeds(fast.kernel.source).size(), 1u + 3u) << "its evaluation and one run per round";
+
+  // A round that does not measure ends the comparison and says which side and round failed.
+  judge.verdict = [&](const std::string& s) {
+    return s == fast.kernel.source ? EvalStatus::infra_error : EvalStatus::ok;
+  };
+  const search::Remeasured lost = evals->remeasure_against(fast.kernel, base.kernel, 3);
+  EXPECT_EQ(lost.rounds, 0);
+  EXPECT_FALSE(lost.faster);
+  EXPECT_NE(lost.problem.find("the champion did not measure in round 1: infra_error"), std::string::npos)
+      << lost.problem;
+}
+
+TEST(ToRecord, AMeasurementWithoutAModeledFigureIsRecordedAsItIs) {
+  evaluator::EvalResult r;
+  r.status = EvalStatus::ok;
+  r.cycles = 900;
+  r.measurement.emplace();
+  r.measurement->median_cycles = 900;
+  r.measurement->mad_cycles = 4;
+  const db::EvaluationRecord e = search::to_record(r, 5, "a board");
+  const nlohmann::json evidence = nlohmann::json::parse(e.evidence_json);
+  EXPECT_DOUBLE_EQ(evidence["measurement"]["mad_cycles"].get<double>(), 4);
+  EXPECT_FALSE(evidence.contains("modeled_cycles"));
+  EXPECT_EQ(e.kernel_id, 5);
+  EXPECT_EQ(e.setup, "a board");
+  const search::ScoredKernel scored{{}, e};
+  EXPECT_DOUBLE_EQ(scored.noise(), 4);
 }
 
 }  // namespace

@@ -37,6 +37,7 @@ class ScriptedJudge final : public search::KernelJudge {
   std::function<evaluator::EvalStatus(const std::string& source)> verdict;
   double roofline_cycles = 0;  // > 0: every result carries this roofline
   double tolerance_used = -1;  // >= 0: every correct result used this share of the tolerance
+  double board_noise = -1;     // >= 0: every correct result was timed on a board, with this MAD in cycles
   // What identity() hashes: the whole text unless set (a test's normalisation, e.g. comments dropped).
   std::function<std::string(const std::string& source)> identity_of;
   std::string setup_name = "scripted-judge";  // setup(): evaluations are reused only within one setup
@@ -71,6 +72,12 @@ class ScriptedJudge final : public search::KernelJudge {
       r.baseline_cycles = kBaselineCycles;
       r.speedup = kBaselineCycles / cycles;
       if (tolerance_used >= 0) r.tolerance_used = tolerance_used;
+      if (board_noise >= 0) {
+        r.measurement.emplace();
+        r.measurement->median_cycles = cycles;
+        r.measurement->mad_cycles = board_noise;
+        r.modeled_cycles = cycles;  // as the board's evaluator: the virtual twin's figure stays beside it
+      }
     }
     if (roofline_cycles > 0) r.roofline_cycles = roofline_cycles;
     return r;
