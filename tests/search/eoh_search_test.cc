@@ -1,7 +1,9 @@
 // EoH's decisions, with a scripted judge and generator: operators in turn, each making search.offspring
 // children from the population the previous operator left; E's second parent from the archive; the
-// kernel two attempts of one batch both proposed belongs to the earlier attempt, whatever the timing;
-// ideas drawn without replacement by effectiveness.
+// kernel two attempts of one batch both proposed belongs to the earlier attempt, whatever the timing; the
+// population kept at its size, fastest first; a search at the roofline ending early; a failed child or
+// a repeat told to the next mutation of its parent; the same requests from the same run seed; ideas
+// drawn without replacement by effectiveness.
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -111,6 +113,105 @@ TEST_F(EohSearchTest, TheEarlierAttemptOfABatchOwnsAKernelBothProposedWhateverAr
     if (row.kernel.op == "init") owners2.push_back(row.kernel.thought_id);
   }
   EXPECT_EQ(owners2, owners) << "which thought owns the kernel depended on which reply came first";
+}
+
+TEST_F(EohSearchTest, ThePopulationKeepsItsSizeOfTheFastestCorrectKernels) {
+  settings_.population = 2;
+  settings_.generations = 1;
+  ScriptedJudge judge;
+  const std::map<std::string, int> cycles = {{"E1", 700}, {"E2", 1200}, {"M1", 850}, {"M2", 650}, {"M3", 1100}};
+  std::atomic<int> n{0};
+  ScriptedGenerator gen([&](const search::ProposalRequest& r) {
+    if (r.op == "i1") return std::string(n++ == 0 ? "int i1; CYCLES=900" : "WRONG i1");
+    return "int " + r.op + "; CYCLES=" + std::to_string(cycles.at(r.op));
+  });
+  auto evals = service(judge);
+  const ScoredKernel base = evals->baseline();
+  auto c = context(*evals, &gen, nullptr);
+  const search::EohResult res = search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {}, nullptr);
+  ASSERT_EQ(res.population.size(), 2u);
+  EXPECT_DOUBLE_EQ(res.population[0].cycles(), 650) << "fastest first";
+  EXPECT_DOUBLE_EQ(res.population[1].cycles(), 700);
+  EXPECT_FALSE(res.stopped_at_roofline);
+}
+
+TEST_F(EohSearchTest, ASearchWhoseBestKernelIsAtTheRooflineStopsBeforeTheOperators) {
+  settings_.population = 1;
+  settings_.generations = 2;
+  ScriptedJudge judge;
+  judge.roofline_cycles = 500;
+  // 520 cycles is within 10% of the 500-cycle bound.
+  ScriptedGenerator at_bound([](const search::ProposalRequest& r) { return "int " + r.op + "; CYCLES=520"; });
+  auto evals = service(judge);
+  const ScoredKernel base = evals->baseline();
+  auto c = context(*evals, &at_bound, nullptr);
+  const search::EohResult res = search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {}, nullptr);
+  EXPECT_TRUE(res.stopped_at_roofline);
+  EXPECT_EQ(at_bound.requests().size(), 1u) << "only the initial proposal";
+
+  // 600 cycles is not: the operators run.
+  add_run("r2");
+  ScriptedGenerator short_of_it(
+      [](const search::ProposalRequest& r) { return "int " + r.op + std::to_string(r.seed) + "; CYCLES=600"; });
+  auto evals2 = service(judge, "r2");
+  auto c2 = context(*evals2, &short_of_it, nullptr);
+  const search::EohResult res2 = search::run_eoh_search(*c2->ctx, 7, 0, 0, {evals2->baseline()}, {}, nullptr);
+  EXPECT_FALSE(res2.stopped_at_roofline);
+  EXPECT_EQ(short_of_it.requests().size(), 1u + 5u * 2u);
+}
+
+TEST_F(EohSearchTest, AFailureOrARepeatIsToldOnceToTheNextMutationOfItsParentNeverToACrossover) {
+  settings_.population = 1;
+  settings_.generations = 1;
+  ScriptedJudge judge;
+  // From ker0: i1 wrong; E1, E2 unanswered; M1 correct but slower (ker0 stays the population); M2 repeats M1.
+  ScriptedGenerator gen([](const search::ProposalRequest& r) -> std::string {
+    if (r.op == "i1") return "WRONG i1";
+    if (r.op[0] == 'E') return "UNANSWERED";
+    if (r.op == "M1" || r.op == "M2") return "int slow; CYCLES=1500";
+    return "UNANSWERED";
+  });
+  auto evals = service(judge);
+  const ScoredKernel base = evals->baseline();
+  auto c = context(*evals, &gen, nullptr);
+  search::run_eoh_search(*c->ctx, 7, 0, 0, {base}, {}, nullptr);
+  std::map<std::string, std::string> feedback;
+  for (const auto& r : gen.requests()) {
+    ASSERT_EQ(r.parents.front().kernel.id, base.kernel.id) << r.op;
+    feedback[r.op] = r.feedback;
+  }
+  EXPECT_EQ(feedback["E1"], "") << "a crossover is not told about one parent's failed child";
+  EXPECT_EQ(feedback["E2"], "");
+  EXPECT_NE(feedback["M1"].find("wrong_answer"), std::string::npos) << feedback["M1"];
+  EXPECT_EQ(feedback["M2"], "") << "the failure was told once";
+  EXPECT_NE(feedback["M3"].find("a repeat of kernel #"), std::string::npos) << feedback["M3"];
+}
+
+TEST_F(EohSearchTest, TheSameRunSeedAsksTheSameRequests) {
+  settings_.population = 2;
+  settings_.generations = 1;
+  const idea_pool::IdeaPool ideas = pool();
+  ScriptedJudge judge;
+  auto run_once = [&](const std::string& run, uint64_t run_seed) {
+    ScriptedGenerator gen([](const search::ProposalRequest& r) {
+      return "int k" + std::to_string(r.seed) + "; CYCLES=" + std::to_string(700 + r.seed % 300);
+    });
+    auto evals = service(judge, run);
+    auto c = context(*evals, &gen, &ideas);
+    search::run_eoh_search(*c->ctx, run_seed, 0, 0, {evals->baseline()}, {}, &ideas.ideas.front());
+    std::multiset<std::string> asked;
+    for (const auto& r : gen.requests()) {
+      std::string parents;
+      for (const auto& p : r.parents) parents += " " + p.kernel.source.substr(0, 24);
+      asked.insert(r.op + " " + std::to_string(r.seed) + (r.thought ? " " + r.thought->id : "") + parents);
+    }
+    return asked;
+  };
+  add_run("r2");
+  add_run("r3");
+  const auto first = run_once("r1", 7);
+  EXPECT_EQ(run_once("r2", 7), first) << "a resumed or replayed search would not retrace its steps";
+  EXPECT_NE(run_once("r3", 8), first) << "another run seed asks the same";
 }
 
 TEST(DrawIdeas, ParallelSearchesGetDistinctIdeasAndEffectiveOnesMoreOften) {

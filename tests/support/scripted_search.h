@@ -29,7 +29,7 @@ namespace eok::testing {
 
 // Judges by the source's text: "INFRA" ends in infra_error, "WRONG" in wrong_answer, anything else is
 // correct with the cycles of "CYCLES=<n>" (1000 without one; ker0 is expected to have none). `verdict`,
-// when set, overrides this for every source. Counts the judgements of each source.
+// when set, overrides this for every source. Counts the judgements of each source and their seeds.
 class ScriptedJudge final : public search::KernelJudge {
  public:
   static constexpr double kBaselineCycles = 1000;
@@ -37,12 +37,17 @@ class ScriptedJudge final : public search::KernelJudge {
   std::function<evaluator::EvalStatus(const std::string& source)> verdict;
   double roofline_cycles = 0;  // > 0: every result carries this roofline
   double tolerance_used = -1;  // >= 0: every correct result used this share of the tolerance
+  double board_noise = -1;     // >= 0: every correct result was timed on a board, with this MAD in cycles
+  // What identity() hashes: the whole text unless set (a test's normalisation, e.g. comments dropped).
+  std::function<std::string(const std::string& source)> identity_of;
+  std::string setup_name = "scripted-judge";  // setup(): evaluations are reused only within one setup
 
   evaluator::EvalResult judge(const evaluator::Task& task, const std::string& source, uint64_t seed) override {
     evaluator::EvalStatus status = evaluator::EvalStatus::ok;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       ++calls_[source];
+      seeds_[source].push_back(seed);
       if (verdict)
         status = verdict(source);
       else if (source.find("INFRA") != std::string::npos)
@@ -67,21 +72,32 @@ class ScriptedJudge final : public search::KernelJudge {
       r.baseline_cycles = kBaselineCycles;
       r.speedup = kBaselineCycles / cycles;
       if (tolerance_used >= 0) r.tolerance_used = tolerance_used;
+      if (board_noise >= 0) {
+        r.measurement.emplace();
+        r.measurement->median_cycles = cycles;
+        r.measurement->mad_cycles = board_noise;
+        r.modeled_cycles = cycles;  // as the board's evaluator: the virtual twin's figure stays beside it
+      }
     }
     if (roofline_cycles > 0) r.roofline_cycles = roofline_cycles;
     return r;
   }
 
-  const std::string& setup() const override { return setup_; }
-  // The text itself: every source its own kernel.
+  const std::string& setup() const override { return setup_name; }
   std::string identity(const evaluator::Task& task, const std::string& source) override {
-    return content_hash(task.id + "\n" + source);
+    return content_hash(task.id + "\n" + (identity_of ? identity_of(source) : source));
   }
 
   int calls(const std::string& source) const {
     std::lock_guard<std::mutex> lock(mutex_);
     auto it = calls_.find(source);
     return it == calls_.end() ? 0 : it->second;
+  }
+  // The seeds `source` was judged with, in the order of the judgements.
+  std::vector<uint64_t> seeds(const std::string& source) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    auto it = seeds_.find(source);
+    return it == seeds_.end() ? std::vector<uint64_t>{} : it->second;
   }
   int total_calls() const {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -93,7 +109,7 @@ class ScriptedJudge final : public search::KernelJudge {
  private:
   mutable std::mutex mutex_;
   std::map<std::string, int> calls_;
-  std::string setup_ = "scripted-judge";
+  std::map<std::string, std::vector<uint64_t>> seeds_;
 };
 
 // Answers every proposal with source_for(request) and records the requests it was given.
@@ -102,14 +118,16 @@ class ScriptedGenerator final : public search::Generator {
   explicit ScriptedGenerator(std::function<std::string(const search::ProposalRequest&)> source_for)
       : source_for_(std::move(source_for)) {}
 
-  // The source "UNANSWERED" stands for a request the model never answered (budget, transport), "UNUSABLE"
-  // for an answer with no kernel in it.
+  // The source "UNANSWERED" stands for a request the model never answered (transport), "UNUSABLE" for an
+  // answer with no kernel in it, "BUDGET" for a request the spent budget refused (it stops the run).
   search::GeneratedKernel propose(const search::ProposalRequest& req) override {
     search::GeneratedKernel g;
     g.source = source_for_(req);
-    g.called = g.call_ok = g.source != "UNANSWERED";
+    g.called = g.call_ok = g.source != "UNANSWERED" && g.source != "BUDGET";
     g.ok = g.called && g.source != "UNUSABLE";
-    if (!g.ok) g.reason = g.called ? "no code block" : "the LLM did not answer";
+    g.stop_run = g.source == "BUDGET";
+    if (!g.ok)
+      g.reason = g.called ? "no code block" : g.stop_run ? "the LLM budget is spent" : "the LLM did not answer";
     g.idea = "scripted " + req.op;
     std::lock_guard<std::mutex> lock(mutex_);
     requests_.push_back(req);
