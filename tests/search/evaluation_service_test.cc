@@ -49,7 +49,7 @@ TEST_F(EvaluationServiceTest, AnotherRunReusesTheEvaluationOfTheSameProgramAndRe
   {
     auto evals = service(judge, "r1");
     first = evals->submit(candidate("int k; /* CYCLES=500 */ // first", evals->baseline()));
-    ASSERT_TRUE(first.ok()) << first.eval.status;
+    ASSERT_TRUE(first.ok()) << status_name(first.eval.status);
   }
   add_run("r2");
   auto evals = service(judge, "r2");
@@ -65,7 +65,7 @@ TEST_F(EvaluationServiceTest, AnotherRunReusesTheEvaluationOfTheSameProgramAndRe
   EXPECT_EQ(again.eval.cycles, first.eval.cycles);
   EXPECT_EQ(again.eval.seed, first.eval.seed) << "the reused evaluation is the one measured, seed included";
   ASSERT_TRUE(db_->get_evaluation(again.kernel.id));
-  EXPECT_EQ(db_->get_evaluation(again.kernel.id)->status, "ok");
+  EXPECT_EQ(db_->get_evaluation(again.kernel.id)->status, EvalStatus::ok);
 }
 
 TEST_F(EvaluationServiceTest, AnEvaluationIsReusedOnlyUnderTheSameMeasuringSetup) {
@@ -264,14 +264,14 @@ TEST_F(EvaluationServiceTest, ARecheckReportsTheFirstFailingJudgementOnFreshSeed
   EXPECT_FALSE(evals->recheck(k.kernel, 2)) << "ok and infra_error say nothing against the kernel";
   const auto failed = evals->recheck(k.kernel, 5);
   ASSERT_TRUE(failed);
-  EXPECT_EQ(failed->status, "wrong_answer");
+  EXPECT_EQ(failed->status, EvalStatus::wrong_answer);
   EXPECT_EQ(failed->kernel_id, k.kernel.id);
   EXPECT_EQ(judge.calls(src), 1 + 2 + 1) << "the second recheck stopped at its first failure";
   const std::vector<uint64_t> seeds = judge.seeds(src);
   EXPECT_EQ(std::set<uint64_t>(seeds.begin(), seeds.end()).size(), 3u)
       << "the attempts of a recheck draw fresh inputs (two rechecks of one kernel repeat theirs)";
   EXPECT_EQ(seeds[1], seeds[3]);
-  EXPECT_EQ(db_->get_evaluation(k.kernel.id)->status, "ok") << "a recheck records nothing itself";
+  EXPECT_EQ(db_->get_evaluation(k.kernel.id)->status, EvalStatus::ok) << "a recheck records nothing itself";
 }
 
 TEST_F(EvaluationServiceTest, AJudgeThatThrowsFreesItsSlotAndLeavesTheKernelToBeEvaluatedAgain) {
