@@ -201,10 +201,23 @@ TEST_F(BoardEvaluatorTest, AFailingReferenceRunIsInfraErrorNeverTheKernels) {
 }
 
 TEST_F(BoardEvaluatorTest, AReferenceThatReportsNoCallsIsInfraError) {
-  // It exits 0 but the board's observer recorded none of its calls.
+  // It exits 0 but the board's observer recorded none of its calls: the message says so.
   const EvalResult r = evaluate();
   EXPECT_EQ(r.status, EvalStatus::infra_error);
-  EXPECT_NE(r.message.find("the reference of relu_f32 failed"), std::string::npos) << r.message;
+  EXPECT_NE(r.message.find("the reference of relu_f32 failed (exit 0; the board recorded 0 of its"), std::string::npos)
+      << r.message;
+  EXPECT_NE(r.message.find("(no measurement file)"), std::string::npos) << r.message;
+}
+
+TEST_F(BoardEvaluatorTest, AReferenceThatCouldNotStartIsNamedOnce) {
+  evaluator::RunOutcome unstarted;
+  unstarted.process.spawn_error = "qemu-riscv64: not found";
+  runner_.script("ref", unstarted);
+  const EvalResult r = evaluate();
+  EXPECT_EQ(r.status, EvalStatus::infra_error);
+  const size_t first = r.message.find("qemu-riscv64: not found");
+  ASSERT_NE(first, std::string::npos) << r.message;
+  EXPECT_EQ(r.message.find("qemu-riscv64: not found", first + 1), std::string::npos) << r.message;
 }
 
 }  // namespace
