@@ -17,10 +17,6 @@
 #include "support/fake_toolchain.h"
 #include "support/riscv_elf_writer.h"
 
-#ifndef EOK_SOURCE_DIR
-#error "EOK_SOURCE_DIR (the repository root) must be defined by the build"
-#endif
-
 namespace eok::evaluator {
 namespace {
 
