@@ -249,11 +249,16 @@ EvalResult BoardEvaluator::evaluate(const Task& task, const std::string& source,
     if (const std::string disk = storage_failure(tmp.path()); !disk.empty()) {
       return finish(EvalStatus::infra_error, "the reference of " + task.id + " could not write its results: " + disk);
     }
+    // What went wrong, once: describe() already holds the spawn error of a program that never started.
+    std::string why = ref_run.process.describe();
+    if (ref_run.process.started && !ref_run.process.err.empty()) why += " " + ref_run.process.err.substr(0, 300);
+    if (ref_m.violation) why += "; " + ref_m.violation->rule + ": " + ref_m.violation->detail;
+    if (ref_run.process.ok() && !ref_m.violation) {
+      why += "; the board recorded " + std::to_string(ref_m.calls.size()) + " of its " + std::to_string(cases.size()) +
+             " calls" + (ref_m.error.empty() ? "" : " (" + ref_m.error + ")");
+    }
     return finish(EvalStatus::infra_error,
-                  "the reference of " + task.id + " failed (" + ref_run.process.describe() + " " +
-                      ref_run.process.spawn_error + ref_run.process.err.substr(0, 300) +
-                      (ref_m.violation ? ref_m.violation->rule + ": " + ref_m.violation->detail : "") +
-                      "): this is eok's problem, not the kernel's");
+                  "the reference of " + task.id + " failed (" + why + "): this is eok's problem, not the kernel's");
   }
   const Measurement cand_m = parse_measurement(cand.measurement);
   res.sandboxed = cand_m.sandboxed;

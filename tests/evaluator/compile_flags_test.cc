@@ -12,12 +12,12 @@
 #include <vector>
 
 #include "evaluator/board.h"
-#include "evaluator/cost_model/cost_model.h"
 #include "evaluator/evaluator.h"
 #include "evaluator/task.h"
 #include "evaluator/toolchain.h"
 #include "src/common/error.h"
 #include "src/common/fs_util.h"
+#include "support/fake_toolchain.h"
 
 #ifndef EOK_SOURCE_DIR
 #error "EOK_SOURCE_DIR (the repository root) must be defined by the build"
@@ -106,10 +106,6 @@ class NoRunner : public Runner {
  public:
   RunOutcome run(const RunRequest&) override { throw Error("no board in this test"); }
 };
-class NoCost : public cost::CostModel {
- public:
-  cost::CostReport estimate(const cost::BlockProfile&) const override { return {}; }
-};
 
 class TunedCompiles : public ::testing::Test {
  protected:
@@ -144,7 +140,7 @@ std::unique_ptr<ClangCompiler> TunedCompiles::compiler_;
 TEST_F(TunedCompiles, EveryCompileForK1CarriesTheBoardsTune) {
   RecordingCompiler rec(*compiler_);
   NoRunner runner;
-  NoCost cost;
+  testing::FixedCyclesCostModel cost;
   BoardEvaluatorConfig cfg;
   cfg.board = *board_;
   cfg.root = EOK_SOURCE_DIR;
