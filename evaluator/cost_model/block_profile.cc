@@ -35,7 +35,8 @@ std::vector<std::pair<std::string, uint64_t*>> MemoryCounters::named() {
                                                       {"l1_writebacks", &l1_writebacks},
                                                       {"l2_writebacks", &l2_writebacks},
                                                       {"vector_split_load", &vector_split_lines[0]},
-                                                      {"vector_split_store", &vector_split_lines[1]}};
+                                                      {"vector_split_store", &vector_split_lines[1]},
+                                                      {"descending_store_dram", &descending_store_misses}};
   static const char* const kKind[2] = {"scalar", "vector"};
   static const char* const kLevel[2] = {"l2", "dram"};
   static const char* const kHow[2] = {"random", "stream"};

@@ -31,7 +31,8 @@ struct MemoryCounters {
   uint64_t store_allocs[2] = {};  // [from L2|DRAM]: lines a store miss allocated without reading
   uint64_t late_fills[2] = {};    // [from L2|DRAM]: lines read for ownership (stores not from a line's start)
   uint64_t l1_writebacks = 0, l2_writebacks = 0;
-  uint64_t vector_split_lines[2] = {};  // [load|store]: extra lines unaligned unit-stride vector accesses touched
+  uint64_t vector_split_lines[2] = {};   // [load|store]: extra lines unaligned unit-stride vector accesses touched
+  uint64_t descending_store_misses = 0;  // DRAM lines unit-stride vector stores of a descending stream missed
 
   uint64_t fills_from(int level) const;  // load fills from L2 (0) or DRAM (1), all kinds
 

@@ -57,7 +57,9 @@ MemoryModelParams MemoryModelParams::load(const std::filesystem::path& json_path
   p.overlap_exponent = core.value("overlap_exponent", 1.0);
   p.split_line[0] = core.value("split_line_load_cycles", 0.0);
   p.split_line[1] = core.value("split_line_store_cycles", 0.0);
-  if (p.overlap_exponent < 1 || p.dram_turnaround < 0 || p.split_line[0] < 0 || p.split_line[1] < 0) {
+  p.descending_store = core.value("descending_store_dram_cycles", 0.0);
+  if (p.overlap_exponent < 1 || p.dram_turnaround < 0 || p.split_line[0] < 0 || p.split_line[1] < 0 ||
+      p.descending_store < 0) {
     throw ConfigError(json_path.string() + ": overlap_exponent must be >= 1 and the other figures >= 0");
   }
   p.provenance = j.value("provenance", std::string());
@@ -74,6 +76,7 @@ MemoryTime memory_time(const MemoryCounters& m, const MemoryModelParams& p) {
   }
   t.split_cycles = static_cast<double>(m.vector_split_lines[0]) * p.split_line[0] +
                    static_cast<double>(m.vector_split_lines[1]) * p.split_line[1];
+  t.descending_store_cycles = static_cast<double>(m.descending_store_misses) * p.descending_store;
   const uint64_t line = p.line_bytes;
   t.l2_read_bytes = (m.fills_from(0) + m.late_fills[0]) * line;
   t.l2_write_bytes = m.l1_writebacks * line;

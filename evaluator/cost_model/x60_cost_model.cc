@@ -273,9 +273,10 @@ CostReport X60CostModel::estimate(const BlockProfile& profile) const {
   }
   // QEMU ends a translation block at every vset instruction, so a strip-mined loop runs as the block that
   // ends in vsetvli and the block after it (and after the next vsetvli, if the loop has several),
-  // executed in turn. Costed apart, the wait of the body's
-  // first vector instruction for the new vl, and the overlap of that wait with the previous iteration's
-  // work, are lost; costed as one block, as the core runs them, they are not.
+  // executed in turn. It also ends one where the code crosses a page, so a loop placed across a page
+  // boundary runs as blocks that fall through into each other. Costed apart, the waits between them (the
+  // body's first vector instruction for the new vl, a vcpop for the compare before it) and their overlap
+  // with the previous iteration's work are lost; costed as one block, as the core runs them, they are not.
   // The most executed first: a loop's blocks before the one-off translations of its first iteration.
   std::vector<size_t> order(costed.size());
   for (size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -290,13 +291,20 @@ CostReport X60CostModel::estimate(const BlockProfile& profile) const {
     }
     return next && next->unpaired > 0 ? next : nullptr;
   };
-  auto ends_in_vset = [](const Costed& c) { return !c.insns.empty() && c.insns.back().cls == riscv::InsnClass::vset; };
+  // Whether the block runs on into the one after it: it was ended by a vset or a page boundary, not by a
+  // branch or jump.
+  auto falls_through = [](const Costed& c) {
+    if (c.insns.empty()) return false;
+    const riscv::InsnClass last = c.insns.back().cls;
+    return last != riscv::InsnClass::branch && last != riscv::InsnClass::jump && last != riscv::InsnClass::unknown;
+  };
   for (size_t ci : order) {
     Costed& head = costed[ci];
-    if (!ends_in_vset(head) || head.unpaired == 0) continue;
-    // The chain: this block, then the block after each vset (a loop with several vsetvli runs as several).
+    if (!falls_through(head) || head.unpaired == 0) continue;
+    // The chain: this block, then each block it runs on into (a loop with several vsetvli, or across a page
+    // boundary, runs as several), up to the one that branches.
     std::vector<Costed*> chain{&head};
-    for (Costed* c = &head; ends_in_vset(*c) && chain.size() < 8;) {
+    for (Costed* c = &head; falls_through(*c) && chain.size() < 8;) {
       Costed* next = successor(*c, static_cast<size_t>(c - costed.data()));
       if (!next || std::find(chain.begin(), chain.end(), next) != chain.end()) break;
       chain.push_back(next);

@@ -80,11 +80,12 @@ static void l2_install(cache_sim_t* sim, uint64_t line, bool dirty) {
   if (dirty) c->dirty[i] = 1;
 }
 
-/* A line before line (or after it, for descending loops) missed recently: a stream prefetcher has it. */
+/* One of the two lines before `line` missed recently: the stream prefetcher has it on its way. It follows
+ * ascending streams only: a descending one misses at full latency (memreverse's strided loads on the X60). */
 static bool in_stream(const cache_sim_t* sim, uint64_t line) {
   for (unsigned k = 0; k < CACHE_STREAM_HISTORY; ++k) {
     const uint64_t h = sim->history[k];
-    if (h != 0 && (h == line || h + 1 == line || h + 2 == line || h == line + 1 || h == line + 2)) return true;
+    if (h != 0 && (h == line || h + 1 == line || h + 2 == line)) return true;
   }
   return false;
 }
@@ -121,6 +122,7 @@ void cache_sim_flush(cache_sim_t* sim) {
   level_flush(&sim->l1);
   level_flush(&sim->l2);
   memset(sim->history, 0, sizeof sim->history);
+  memset(sim->store_streams, 0, sizeof sim->store_streams);
   sim->last_valid = false;
   cache_sim_reset_counters(sim);
 }
@@ -130,12 +132,35 @@ void cache_sim_reset_counters(cache_sim_t* sim) {
   sim->vec.active = false;
 }
 
+/* Whether a unit-stride store starting at `start` continues a store stream that is going downwards (its
+ * previous step went down too, so a one-off step back, as when a harness restarts a buffer, is not one);
+ * remembers it as its stream's latest start. A stream is the recent store that started within a few of
+ * these stores' widths. */
+static bool continues_descending(cache_sim_t* sim, uint64_t start, uint64_t bytes) {
+  const uint64_t reach = 4 * bytes + (1ull << sim->line_shift);
+  for (unsigned k = 0; k < CACHE_STORE_STREAMS; ++k) {
+    store_stream_t* s = &sim->store_streams[k];
+    if (s->last != 0 && (s->last > start ? s->last - start : start - s->last) <= reach) {
+      const bool down = s->last > start, was_down = s->down;
+      s->last = start;
+      s->down = down;
+      return down && was_down;
+    }
+  }
+  sim->store_streams[sim->store_streams_next] = (store_stream_t){start, false};
+  sim->store_streams_next = (sim->store_streams_next + 1) % CACHE_STORE_STREAMS;
+  return false;
+}
+
 void cache_sim_vector_boundary(cache_sim_t* sim) {
   vector_access_t* v = &sim->vec;
   if (v->active && v->contiguous && v->bytes > 0) {
     const uint64_t line = 1ull << sim->line_shift;
     const uint64_t fewest = (v->bytes + line - 1) / line;
     if (v->lines > fewest) sim->n.vector_split_lines[v->store ? 1 : 0] += v->lines - fewest;
+    if (v->store && continues_descending(sim, v->start_addr, v->bytes)) {
+      sim->n.descending_store_misses += v->dram_store_misses;
+    }
   }
   v->active = false;
 }
@@ -148,9 +173,11 @@ static void vector_element(cache_sim_t* sim, uint64_t addr, unsigned size, bool 
     v->active = true;
     v->store = is_store;
     v->contiguous = true;
+    v->start_addr = addr;
     v->bytes = 0;
     v->lines = 0;
     v->last_line = ~0ull;
+    v->dram_store_misses = 0;
   } else if (addr != v->next_addr || is_store != v->store) {
     v->contiguous = false; /* strided, indexed or segment: its cost is the instruction's own */
   }
@@ -199,6 +226,7 @@ static bool access_line(cache_sim_t* sim, uint64_t line, uint64_t mask, bool is_
   if (is_store) {
     l1->dirty[i] = 1;
     l1->origin[i] = (uint8_t)from;
+    if (kind == CACHE_VECTOR && from == CACHE_FROM_DRAM) sim->vec.dram_store_misses++;
     if (!(mask & 1)) {
       /* The first store into the line is not at its start, so the line is not being written from one end
        * to the other (a descending or scattered store): the core reads it for ownership now. */

@@ -12,6 +12,9 @@
  *    written are tracked, and a line evicted or read before it was written whole is filled late (the
  *    read-for-ownership a partial line needs); a store that misses elsewhere in a line (a descending or
  *    scattered store) reads the line for ownership at once;
+ *  - a unit-stride vector store that misses L1 and starts below the last one of its stream (a descending
+ *    store stream: the prefetcher runs ahead of ascending streams only) is counted per line it missed from
+ *    DRAM: the core waits for those lines;
  *  - dirty victims are written back to the next level. Lines still dirty when a region ends are not
  *    charged: the board writes them back when they are evicted, in whatever runs then.
  *  - L1 replaces the least recently used way; L2 the LRU way or a pseudo-random one (deterministic).
@@ -51,13 +54,24 @@ typedef struct {
   /* [load|store]: lines a unit-stride vector access touched beyond the fewest its bytes need (it was not
    * aligned to a line, so a register's worth of data was split across one more line). */
   uint64_t vector_split_lines[2];
+  /* Lines from DRAM that unit-stride vector stores of a descending store stream missed in L1. */
+  uint64_t descending_store_misses;
 } cache_counters_t;
 
 /* The vector memory instruction being executed: its element accesses arrive one by one. */
 typedef struct {
   bool active, store, contiguous;
-  uint64_t next_addr, bytes, lines, last_line;
+  uint64_t start_addr, next_addr, bytes, lines, last_line;
+  uint64_t dram_store_misses; /* lines of this store that missed L1 and came from DRAM */
 } vector_access_t;
+
+/* A stream of unit-stride vector stores: where its latest store started, and whether that step went down. */
+typedef struct {
+  uint64_t last; /* 0 = unused */
+  bool down;
+} store_stream_t;
+
+#define CACHE_STORE_STREAMS 4
 
 typedef struct {
   cache_level_t l1, l2;
@@ -67,6 +81,8 @@ typedef struct {
   uint64_t history[CACHE_STREAM_HISTORY];
   unsigned history_next;
   vector_access_t vec;
+  store_stream_t store_streams[CACHE_STORE_STREAMS];
+  unsigned store_streams_next;
   cache_counters_t n;
 } cache_sim_t;
 
@@ -82,7 +98,8 @@ void cache_sim_flush(cache_sim_t* sim);
 void cache_sim_reset_counters(cache_sim_t* sim);
 void cache_sim_access(cache_sim_t* sim, uint64_t addr, unsigned size, bool is_store, int kind);
 /* A vector load or store starts executing (its element accesses follow), or a region ends: the previous
- * vector access is complete and its line splits are counted. */
+ * vector access is complete and its line splits and, for a descending unit-stride store, its DRAM misses
+ * are counted. */
 void cache_sim_vector_boundary(cache_sim_t* sim);
 
 #endif

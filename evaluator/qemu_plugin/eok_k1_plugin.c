@@ -132,9 +132,9 @@ static void write_profile(void) {
   fprintf(m,
           " store_alloc_l2 %" PRIu64 " store_alloc_dram %" PRIu64 " late_fill_l2 %" PRIu64 " late_fill_dram %" PRIu64
           " l1_writebacks %" PRIu64 " l2_writebacks %" PRIu64 " vector_split_load %" PRIu64
-          " vector_split_store %" PRIu64 "\n",
+          " vector_split_store %" PRIu64 " descending_store_dram %" PRIu64 "\n",
           c->store_allocs[0], c->store_allocs[1], c->late_fills[0], c->late_fills[1], c->l1_writebacks,
-          c->l2_writebacks, c->vector_split_lines[0], c->vector_split_lines[1]);
+          c->l2_writebacks, c->vector_split_lines[0], c->vector_split_lines[1], c->descending_store_misses);
   for (size_t i = 0; i < g.nblocks; ++i) {
     const block_t* b = g.blocks[i];
     if (b->count_region == 0) continue;

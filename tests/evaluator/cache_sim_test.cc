@@ -34,6 +34,14 @@ TEST_F(CacheSim, ScatteredLoadsAreNotAStream) {
   EXPECT_EQ(sim.n.load_fills[CACHE_VECTOR][CACHE_FROM_DRAM][CACHE_STREAM], 0u);
 }
 
+TEST_F(CacheSim, ADescendingReadIsNotAStream) {
+  // The prefetcher follows ascending streams only: reading 256 KiB from the top down misses every line at
+  // full latency.
+  for (uint64_t a = 256 * 1024; a >= 4; a -= 4) cache_sim_access(&sim, 0x100000 + a - 4, 4, false, CACHE_SCALAR);
+  EXPECT_EQ(sim.n.load_fills[CACHE_SCALAR][CACHE_FROM_DRAM][CACHE_RANDOM], 4096u);
+  EXPECT_EQ(sim.n.load_fills[CACHE_SCALAR][CACHE_FROM_DRAM][CACHE_STREAM], 0u);
+}
+
 TEST_F(CacheSim, SecondPassOverAnL2ResidentSetHitsL2) {
   for (int pass = 0; pass < 2; ++pass) {
     for (uint64_t a = 0; a < 128 * 1024; a += 64) cache_sim_access(&sim, a, 8, false, CACHE_SCALAR);
@@ -65,6 +73,48 @@ TEST_F(CacheSim, ADescendingStoreReadsEachLineForOwnership) {
   cache_sim_flush(&sim);
   for (uint64_t a = 17; a < 16 * 1024; a += 32) cache_sim_access(&sim, 0x200000 + a, 32, true, CACHE_VECTOR);
   EXPECT_EQ(sim.n.late_fills[CACHE_FROM_DRAM], 1u);
+}
+
+// One vector store as the plugin reports it: its elements one by one, between two boundaries.
+void vector_store(cache_sim_t& sim, uint64_t addr, unsigned elements, unsigned element_bytes, int64_t stride) {
+  cache_sim_vector_boundary(&sim);
+  for (unsigned i = 0; i < elements; ++i) {
+    cache_sim_access(&sim, addr + static_cast<uint64_t>(static_cast<int64_t>(i) * stride), element_bytes, true,
+                     CACHE_VECTOR);
+  }
+  cache_sim_vector_boundary(&sim);
+}
+
+TEST_F(CacheSim, DescendingUnitStrideVectorStoresCountTheirDramMisses) {
+  // 256-byte stores (e32, 64 elements) from the top of 64 KiB down, cold: every store misses 4 lines. The
+  // first store starts a stream and the second is its first step down: from the third on, it is descending.
+  for (uint64_t a = 64 * 1024; a >= 256; a -= 256) vector_store(sim, 0x100000 + a - 256, 64, 4, 4);
+  EXPECT_EQ(sim.n.descending_store_misses, 254u * 4);
+  // The same upwards: a stream the prefetcher follows.
+  cache_sim_flush(&sim);
+  for (uint64_t a = 0; a < 64 * 1024; a += 256) vector_store(sim, 0x200000 + a, 64, 4, 4);
+  EXPECT_EQ(sim.n.descending_store_misses, 0u);
+  // One step back within a stream that goes up (a harness restarting a buffer a little lower): not descending.
+  for (uint64_t a : {0x300000, 0x300100, 0x2fff00, 0x300000, 0x300100}) vector_store(sim, a, 64, 4, 4);
+  EXPECT_EQ(sim.n.descending_store_misses, 0u);
+}
+
+TEST_F(CacheSim, DescendingStoresOtherThanUnitStrideVectorOnesAreNotCounted) {
+  // A strided vector store with stride -1 (element by element, downwards) and scalar stores downwards.
+  for (uint64_t a = 64 * 1024; a >= 32; a -= 32) vector_store(sim, 0x100000 + a - 1, 32, 1, -1);
+  for (uint64_t a = 64 * 1024; a >= 8; a -= 8) cache_sim_access(&sim, 0x300000 + a - 8, 8, true, CACHE_SCALAR);
+  EXPECT_EQ(sim.n.descending_store_misses, 0u);
+  EXPECT_GT(sim.n.late_fills[CACHE_FROM_DRAM], 0u);  // they still read their lines for ownership
+}
+
+TEST_F(CacheSim, DescendingVectorStoresHittingL2AreNotCounted) {
+  // 64 KiB: twice L1, well inside L2. The second pass finds every line in L2.
+  for (int pass = 0; pass < 2; ++pass) {
+    cache_sim_reset_counters(&sim);
+    for (uint64_t a = 64 * 1024; a >= 64; a -= 64) vector_store(sim, 0x100000 + a - 64, 16, 4, 4);
+  }
+  EXPECT_EQ(sim.n.descending_store_misses, 0u);
+  EXPECT_EQ(sim.n.store_allocs[CACHE_FROM_L2], 1024u);
 }
 
 TEST_F(CacheSim, LoadOfUnwrittenBytesOfAPartialLineWaitsForTheFill) {

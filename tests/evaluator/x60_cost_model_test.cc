@@ -83,6 +83,7 @@ MemoryModelParams round_params(double overlap_exponent = 1) {
   p.overlap_exponent = overlap_exponent;
   p.split_line[0] = 0;
   p.split_line[1] = 0.5;
+  p.descending_store = 80;
   return p;
 }
 
@@ -150,6 +151,17 @@ TEST(MemoryTime, LoadsOutsideAStreamAndLineSplitsAreTheCoresOwnTime) {
   EXPECT_DOUBLE_EQ(core_cycles(1000, t), 1000 + 220 + 50);
   // p = 1: the parts add up: the core's 1270 and DRAM's 640 B / 4.
   EXPECT_DOUBLE_EQ(region_cycles(1000, t, round_params(1)), 1270 + 160);
+}
+
+TEST(MemoryTime, DescendingVectorStoresWaitForTheirDramLinesOnTheCore) {
+  MemoryCounters m;
+  m.late_fills[1] = 100;            // every line written downwards is read for ownership...
+  m.descending_store_misses = 100;  // ...and, for a unit-stride vector store, waited for
+  const MemoryTime t = memory_time(m, round_params());
+  EXPECT_DOUBLE_EQ(t.descending_store_cycles, 100 * 80);
+  EXPECT_DOUBLE_EQ(core_cycles(1000, t), 1000 + 8000);
+  // The wait is not hidden behind DRAM's own time, even when the overlap is nearly complete.
+  EXPECT_GT(region_cycles(1000, t, round_params(200)), 9000 - 1);
 }
 
 TEST(RegionCycles, TheOverlapExponentDecidesHowCoreAndMemoryTimesCombine) {
@@ -332,6 +344,32 @@ TEST_F(EstimateTest, AStripMinedLoopsBlocksAreCostedTogetherAndShareTheTimeByThe
   apart.blocks.push_back(block(0x1000, head, 100));
   apart.blocks.push_back(block(0x9000, body, 150, kE32M1));
   EXPECT_NEAR(model_.estimate(apart).compute_cycles, 100 * head_alone + 150 * body_alone, 1e-6);
+}
+
+// QEMU also ends a block where the code crosses a page: a loop placed across a page boundary runs as blocks
+// that fall through into each other, and costs what the same loop in one block costs.
+TEST_F(EstimateTest, ALoopSplitAtAPageBoundaryCostsWhatTheWholeLoopCosts) {
+  const std::vector<uint32_t> head = {kVsetvliE32M1};
+  const std::vector<uint32_t> body = {kVle32, kVse32, kSubA2A3, kAddA1A3, kBnezA2};
+  BlockProfile whole;
+  whole.blocks.push_back(block(0x1ffc, head, 100));
+  whole.blocks.push_back(block(0x2000, body, 100, kE32M1));
+  BlockProfile split;  // the body's first two instructions end a page
+  split.blocks.push_back(block(0x1ff4, head, 100));
+  split.blocks.push_back(block(0x1ff8, {kVle32, kVse32}, 100, kE32M1));
+  split.blocks.push_back(block(0x2000, {kSubA2A3, kAddA1A3, kBnezA2}, 100, kE32M1));
+  const double whole_cycles = model_.estimate(whole).compute_cycles;
+  EXPECT_NEAR(model_.estimate(split).compute_cycles, whole_cycles, 1e-6);
+  // Costed block by block, the parts' overlap with each other would be lost.
+  const double apart = 100 * (alone(head, kVtypeNone) + alone({kVle32, kVse32}, kE32M1) +
+                              alone({kSubA2A3, kAddA1A3, kBnezA2}, kE32M1));
+  EXPECT_GT(std::abs(apart - whole_cycles), 1) << "the test must tell the two costings apart";
+  // A block that ends in a branch does not run on into the block after it.
+  BlockProfile branches;
+  branches.blocks.push_back(block(0x1000, {kMulT0, kBnezA2}, 100));
+  branches.blocks.push_back(block(0x1008, kFourMuls, 100));
+  EXPECT_NEAR(model_.estimate(branches).compute_cycles,
+              100 * (alone({kMulT0, kBnezA2}, kVtypeNone) + kFourMulsCycles), 1e-6);
 }
 
 TEST_F(EstimateTest, AVectorLoadThatMovedFewerBytesThanItsGroupFeedsAStoreSooner) {

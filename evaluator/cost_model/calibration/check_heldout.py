@@ -56,7 +56,8 @@ PROGRAMS = {
 # FENCE_ERA: pages whose every call carries a fixed ~190 cycles the other pages do not (rvv-bench's harness
 # then timed a fence.i after each call; it was removed on 2024-10-27); --fence-cycles adds it to the model.
 VINTAGES = {
-    "memreverse": ("2026-01-17", "same harness as the fitted run"),
+    "memreverse": ("2026-01-17", "same harness as the fitted run (its gather variants at 1 MB and more set the "
+                                 "descending vector store's DRAM stall)"),
     "utf8_count": ("2025-09-13", "the fitted run itself (the memory fit does not use utf8_count; its L1 loops "
                                  "set the compare and integer-load latencies)"),
     "LUT4": ("2024-10-27", "a fixed ~190 cycles per call, as the fence.i-era runs (its L1 loops set the "
@@ -193,6 +194,38 @@ def report(plan, pages, done, params=None, detail=False, fence_cycles=0.0):
         print(f"average of the programs' mean Spearman: {statistics.fmean(means):.3f}")
 
 
+def derive_descending_store(plan, pages, done, params):
+    """The memory model's stall per DRAM line a descending unit-stride vector store misses
+    (fit_memory_model.DESCENDING_STORE_DRAM_CYCLES): the figure under which memreverse's implementations that
+    write most of their lines that way match the board at its sizes of 1 MB and more, geometric mean over
+    them."""
+    calls = []
+    for prog, n, impls in plan:
+        if prog != "memreverse" or n * PROGRAMS[prog][2] < 1_000_000:
+            continue
+        measured, _ = pages[prog]
+        for impl in impls:
+            if (prog, n, impl) not in done or impl not in measured:
+                continue
+            regions = done[prog, n, impl]
+            middle = sorted(regions, key=lambda r: r["compute_cycles"])[len(regions) // 2]
+            counters = middle["memory_counters"]
+            if counters.get("descending_store_dram", 0) * 64 * 2 >= counters["store_bytes"]:  # most lines
+                calls.append((n, middle, measured[impl][n]))
+    if not calls:
+        sys.exit("no memreverse run of 1 MB or more with descending vector stores in --out: measure first")
+
+    def log_ratio(stall):
+        q = dict(params, descending_store=stall)
+        return statistics.fmean(math.log(n / region_cycles(r, q) / board) for n, r, board in calls)
+
+    lo, hi = 0.0, 1000.0  # modeled speed falls as the stall grows: bisect for a geometric mean of 1
+    for _ in range(60):
+        mid = (lo + hi) / 2
+        lo, hi = (mid, hi) if log_ratio(mid) > 0 else (lo, mid)
+    print(f"descending_store_dram_cycles {lo:.1f} ({len(calls)} memreverse calls at 1 MB and more)")
+
+
 def smoke(args, programs):
     """Every program built and run at an L1 and an L2 working set with all its implementations; each run
     validates its results in the untimed call and must end TIMED regions per implementation."""
@@ -226,6 +259,9 @@ def main():
     ap.add_argument("--model", type=Path, default=None,
                     help="report with these memory-model figures (an x60_memory.json) recomputed from the counters")
     ap.add_argument("--detail", action="store_true", help="also print every implementation's ratio")
+    ap.add_argument("--derive-descending-store", action="store_true",
+                    help="print the memory model's stall per DRAM line of a descending vector store that makes "
+                         "memreverse's implementations storing that way match the page at 1 MB and more")
     ap.add_argument("--fence-cycles", type=float, default=0.0,
                     help="add this many cycles to every modeled call of a fence.i-era page (LUT4, byteswap), as "
                          "that harness timed them; 0 (default) judges eok's cycles as they are")
@@ -255,6 +291,10 @@ def main():
             plan.append((prog, n, impls))
     failed = 0 if args.report_only else measure(args, progs, plan, done)
     params = expand(params_from_model(json.loads(args.model.read_text()))) if args.model else None
+    if args.derive_descending_store:
+        shipped = Path(__file__).resolve().parent.parent / "x60_memory.json"
+        derive_descending_store(plan, pages, done, params or expand(params_from_model(json.loads(shipped.read_text()))))
+        return 1 if failed else 0
     report(plan, pages, done, params, args.detail, args.fence_cycles)
     return 1 if failed else 0
 
