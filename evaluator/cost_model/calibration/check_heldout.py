@@ -58,8 +58,8 @@ PROGRAMS = {
 VINTAGES = {
     "memreverse": ("2026-01-17", "same harness as the fitted run (its gather variants at 1 MB and more set the "
                                  "descending vector store's DRAM stall)"),
-    "utf8_count": ("2025-09-13", "the fitted run itself (the memory fit does not use utf8_count; its L1 loops "
-                                 "set the compare and integer-load latencies)"),
+    "utf8_count": ("2025-09-13", "the fitted run itself (the memory fit holds a read-only stream to its 4 MB "
+                                 "rate; its L1 loops set the compare and integer-load latencies)"),
     "LUT4": ("2024-10-27", "a fixed ~190 cycles per call, as the fence.i-era runs (its L1 loops set the "
                            "integer-load latency and the permutes' unit)"),
     "byteswap": ("2024-05-21", "a fence.i-era run: ~190 cycles per call; beyond L1 about 2x slower"),
