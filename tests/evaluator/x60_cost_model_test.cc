@@ -361,15 +361,15 @@ TEST_F(EstimateTest, ALoopSplitAtAPageBoundaryCostsWhatTheWholeLoopCosts) {
   const double whole_cycles = model_.estimate(whole).compute_cycles;
   EXPECT_NEAR(model_.estimate(split).compute_cycles, whole_cycles, 1e-6);
   // Costed block by block, the parts' overlap with each other would be lost.
-  const double apart = 100 * (alone(head, kVtypeNone) + alone({kVle32, kVse32}, kE32M1) +
-                              alone({kSubA2A3, kAddA1A3, kBnezA2}, kE32M1));
+  const double apart =
+      100 * (alone(head, kVtypeNone) + alone({kVle32, kVse32}, kE32M1) + alone({kSubA2A3, kAddA1A3, kBnezA2}, kE32M1));
   EXPECT_GT(std::abs(apart - whole_cycles), 1) << "the test must tell the two costings apart";
   // A block that ends in a branch does not run on into the block after it.
   BlockProfile branches;
   branches.blocks.push_back(block(0x1000, {kMulT0, kBnezA2}, 100));
   branches.blocks.push_back(block(0x1008, kFourMuls, 100));
-  EXPECT_NEAR(model_.estimate(branches).compute_cycles,
-              100 * (alone({kMulT0, kBnezA2}, kVtypeNone) + kFourMulsCycles), 1e-6);
+  EXPECT_NEAR(model_.estimate(branches).compute_cycles, 100 * (alone({kMulT0, kBnezA2}, kVtypeNone) + kFourMulsCycles),
+              1e-6);
 }
 
 TEST_F(EstimateTest, AVectorLoadThatMovedFewerBytesThanItsGroupFeedsAStoreSooner) {
