@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-"""Check the virtual K1 on programs the memory model was never fitted to (held out), against rvv-bench's
-published X60 pages.
+"""Check the virtual K1 on programs the memory model was not fitted to (held out), against rvv-bench's
+published X60 pages. Two figures come from them, and both are named where they are used: the stall of a
+descending vector store's DRAM miss (memreverse at 1 MB and more, --derive-descending-store) and the rate
+of a read-only DRAM stream that anchors the fit's read bandwidth (utf8_count at 4 MB).
 
 The programs next to this script (memreverse_bench.c, byteswap_bench.c, utf8_count_bench.c with
 utf8_count_impls.S, LUT4_bench.c with LUT4_impls.S) reproduce four rvv-bench benchmarks. This driver builds
