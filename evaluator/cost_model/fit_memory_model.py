@@ -362,8 +362,7 @@ def model_json(p, points, source):
                                                   f"cycles of compute a line runs at {DRAM_READ_ONLY_BYTES_PER_CYCLE} "
                                                   "B/cycle (the model gives "
                                                   f"{read_only_rate(p):.2f}): rvv-bench utf8_count on the X60 at 4 MB"},
-                        "fixed": {
-                                  "dram_random": f"measured dependent chase over 16 MiB: {CHASE_DRAM_CYCLES_PER_HOP} "
+                        "fixed": {"dram_random": f"measured dependent chase over 16 MiB: {CHASE_DRAM_CYCLES_PER_HOP} "
                                                  f"cycles per hop minus the load's {CHASE_LOAD_LATENCY}",
                                   "l2_random": f"an estimate, not measured on the X60: {L2_TO_DRAM_LATENCY} x dram_random",
                                   "descending_store": "rvv-bench memreverse on the X60 (2026-01-17), gather variants "

@@ -12,9 +12,9 @@
  *    written are tracked, and a line evicted or read before it was written whole is filled late (the
  *    read-for-ownership a partial line needs); a store that misses elsewhere in a line (a descending or
  *    scattered store) reads the line for ownership at once;
- *  - a unit-stride vector store that misses L1 and starts below the last one of its stream (a descending
- *    store stream: the prefetcher runs ahead of ascending streams only) is counted per line it missed from
- *    DRAM: the core waits for those lines;
+ *  - a unit-stride vector store that continues a store stream going down (it starts below the stream's
+ *    last store, which started below the one before: the prefetcher runs ahead of ascending streams only)
+ *    is counted per line it missed in L1 and took from DRAM: the core waits for those lines;
  *  - dirty victims are written back to the next level. Lines still dirty when a region ends are not
  *    charged: the board writes them back when they are evicted, in whatever runs then.
  *  - L1 replaces the least recently used way; L2 the LRU way or a pseudo-random one (deterministic).

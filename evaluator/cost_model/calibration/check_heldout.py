@@ -44,7 +44,7 @@ REPO = HERE.parents[2]
 sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent))
 import run_calibration as rc  # noqa: E402  (the build, eok measure, region mapping)
-from fit_memory_model import evaluate, expand, params_from_model, pooled, region_cycles  # noqa: E402
+from fit_memory_model import DEFAULT_MODEL, evaluate, expand, params_from_model, pooled, region_cycles  # noqa: E402
 
 # program -> (page file, chart title on the page, bytes touched per unit of n, {page label: our impl name})
 PROGRAMS = {
@@ -215,12 +215,16 @@ def derive_descending_store(plan, pages, done, params):
             if counters.get("descending_store_dram", 0) * 64 * 2 >= counters["store_bytes"]:  # most lines
                 calls.append((n, middle, measured[impl][n]))
     if not calls:
-        sys.exit("no memreverse run of 1 MB or more with descending vector stores in --out: measure first")
+        sys.exit("no memreverse run of 1 MB or more with descending vector stores in --out: run with "
+                 "--program memreverse (or all) without --report-only first")
 
     def log_ratio(stall):
         q = dict(params, descending_store=stall)
         return statistics.fmean(math.log(n / region_cycles(r, q) / board) for n, r, board in calls)
 
+    if log_ratio(0.0) <= 0:
+        sys.exit("memreverse's descending stores are modeled slower than the board even without the stall: "
+                 "the rest of the model, not this figure, is off")
     lo, hi = 0.0, 1000.0  # modeled speed falls as the stall grows: bisect for a geometric mean of 1
     for _ in range(60):
         mid = (lo + hi) / 2
@@ -294,8 +298,8 @@ def main():
     failed = 0 if args.report_only else measure(args, progs, plan, done)
     params = expand(params_from_model(json.loads(args.model.read_text()))) if args.model else None
     if args.derive_descending_store:
-        shipped = Path(__file__).resolve().parent.parent / "x60_memory.json"
-        derive_descending_store(plan, pages, done, params or expand(params_from_model(json.loads(shipped.read_text()))))
+        shipped = expand(params_from_model(json.loads(Path(DEFAULT_MODEL).read_text())))
+        derive_descending_store(plan, pages, done, params or shipped)
         return 1 if failed else 0
     report(plan, pages, done, params, args.detail, args.fence_cycles)
     return 1 if failed else 0
