@@ -61,19 +61,20 @@ scalar.vsetvli (and vsetivli, vsetvl: "derived": "sibling:vsetvli")
     the least-squares slope of cycles over size at L1-resident sizes (VSET_FIT_BYTES) times the bytes of
     an iteration (VLEN/8 * LMUL); the intercept takes the per-call overhead. At m1 the vsetvli loop runs
     at 6.04 cycles an iteration and the plain one at 3.04 (the instruction table's vse8.v e8m1: 3.08),
-    so a vsetvli costs 3.0 cycles there; at m2 1.0, at m4 and m8 ~0.1: the loop with a vsetvli never
-    runs faster than ~6 cycles an iteration whatever the LMUL, the signature of a stall of about 4 cycles
-    between a vsetvli and the next vector instruction that longer vector work hides.
-    Two figures carry it, one for each way the scoreboard can see the loop:
-      rthroughput_by_lmul (by the LMUL the vsetvli sets; rthroughput is the largest, for vsetvl and any
-        vtype not known): the stall the measurement shows at that LMUL, charged on the vsetvli's unit.
-        QEMU ends a translation block after every vset instruction, so eok costs the vsetvli and the
-        vector instructions it governs in different blocks; the stall can only show as the vsetvli's own
-        cost. Fractional LMULs (not measured) take m1's figure.
-      latency: the same stall as a latency of the vl (and rd) the vsetvli writes, which every vector
-        instruction reads: a block that holds a whole loop, vsetvli included, then costs the measured
-        6.04 cycles an iteration at every LMUL up to m2 (latency = 6.04 - the scoreboard's cycles from
-        the store's issue to the next vsetvli's, vset_issue_behind()).
+    so a vsetvli adds 3.0 cycles there; at m2 1.0, at m4 and m8 ~0.1: the loop with a vsetvli never
+    runs faster than ~6 cycles an iteration whatever the LMUL, and the loops that place the vsetvli at
+    the bottom (rvv_align_m<n>, rvv_vlmax_m<n>: vse8.v; sub; add; vsetvli; bnez) run at the same ~6.1
+    cycles at m1 and m2 as rvv_m<n>. Two figures carry it:
+      unit vcfg, rthroughput: successive vset instructions are at least the m1 loop's period apart
+        (6.04), on a unit of their own, so longer vector work hides them (m4, m8) and their place in
+        the loop does not matter. The figure is what the m2 loop shows as well (6.09, its stores alone
+        5.06), and rvv-bench's LUT4 loop with three vsetvli an iteration (20.9 cycles) fits it, its
+        vector work running between them.
+      latency: the vl (and rd) the vsetvli writes reaches the vector instructions that read it that
+        much later: what a vsetvli adds to the m1 store loop (with_vsetvli - without at m1, 3.0).
+        Vector loads do not read vl in eok's scoreboard (x60_cost_model.cc).
+    QEMU ends a translation block after every vset instruction; eok costs a block that runs on into the
+    next one together with it (x60_cost_model.cc), so a loop is costed whole, vsetvli included.
 
 Units: SMX60_IEUA -> ieu_a, SMX60_IEUB -> ieu_b, both -> ieu_any, SMX60_LS (either of the two) -> ls,
 SMX60_FP -> fp, vector units as above, no resource -> none. When an instruction uses several units the
@@ -445,15 +446,7 @@ def loop_cycles(chart, impl, bytes_per_iteration, lo, hi):
     return slope * bytes_per_iteration
 
 
-def vset_issue_behind(scalar):
-    """Cycles from the issue of rvv_m1's vse8.v to the issue of the next vsetvli in eok's scoreboard
-    (scoreboard.cc: in-order, two a cycle) when the loop is one block: the store and sub take half a cycle
-    each, add goes to ieu_a (the other pipe is busy with sub) and holds it for its rthroughput, then bne
-    holds it for its own; the vsetvli, on ieu_a too, issues after them."""
-    return 2 * 0.5 + scalar["add"]["rthroughput"] + scalar["bne"]["rthroughput"]
-
-
-def derive_vset(kernels_path, scalar):
+def derive_vset(kernels_path):
     """(scalar entry of vsetvli, record for sources) from the measured memset kernels."""
     with open(kernels_path, encoding="utf-8") as fh:
         raw = fh.read()
@@ -472,21 +465,15 @@ def derive_vset(kernels_path, scalar):
         return out
 
     used, cross = exposed(VSET_CHART), exposed(VSET_CROSS_CHART)
-    behind = round(vset_issue_behind(scalar), 2)
-    by_lmul = {name: used[name]["vsetvli"] for name, _ in VSET_LMULS}
-    for name, _ in LMULS:
-        if name.startswith("mf"):
-            by_lmul[name] = by_lmul["m1"]  # not measured; vector work is no longer there than at m1
     entry = {
-        "unit": None,  # LLVM's (set by the caller)
-        "rthroughput": num(max(by_lmul.values())),
-        "rthroughput_by_lmul": {k: num(v) for k, v in sorted(by_lmul.items())},
-        "latency": num(round(used["m1"]["with_vsetvli"] - behind, 2)),
+        "unit": "vcfg",
+        "rthroughput": num(used["m1"]["with_vsetvli"]),
+        "latency": num(used["m1"]["vsetvli"]),
         "measured": True,
         "source": "memset",
     }
     record = {
-        "what": "scalar vsetvli (vsetivli, vsetvl as its siblings): rthroughput_by_lmul, rthroughput, latency",
+        "what": "scalar vsetvli (vsetivli, vsetvl as its siblings): unit, rthroughput, latency",
         "file": "shared/data/x60/rvv-bench-x60-kernels.json",
         "sha256": hashlib.sha256(raw.encode("utf-8")).hexdigest(),
         "chart": "/".join(VSET_CHART),
@@ -495,10 +482,10 @@ def derive_vset(kernels_path, scalar):
                f"times {VLEN_BYTES} * LMUL bytes",
         "per_lmul": used,
         "cross_check": {"chart": "/".join(VSET_CROSS_CHART), "per_lmul": cross},
-        "rthroughput_by_lmul": "with_vsetvli - without at the LMUL the vsetvli sets; fractional LMULs take m1's",
-        "latency": f"with_vsetvli at m1 - {behind} (the scoreboard's cycles from the store's issue to the next "
-                   "vsetvli's: store and sub a half cycle each, then add and bne hold ieu_a for their "
-                   "rthroughput): what a block holding the whole loop needs to cost the measured loop",
+        "unit": "vcfg, a unit of the vset instructions alone (not LLVM's): the loop's period bounds how close "
+                "successive vsetvli issue, wherever they sit in the loop",
+        "rthroughput": "with_vsetvli at m1 (the m2 loop runs at the same period although its stores alone are faster)",
+        "latency": "with_vsetvli - without at m1: when the vl it sets reaches the next vector store",
     }
     return entry, record
 
@@ -811,9 +798,9 @@ def build(data_path, kernels_path, mca):
             scalar[mn].update({"latency": SCALAR_LOAD_USE_LATENCY, "latency_source": "measured_loops"})
 
     # vset instructions: the stall measured in the memset kernels, not LLVM's figure.
-    vset, vset_record = derive_vset(kernels_path, scalar)
+    vset, vset_record = derive_vset(kernels_path)
     for mn in VSET_MNEMONICS:
-        e = dict(vset, unit=scalar["vsetvli"]["unit"])
+        e = dict(vset)
         if mn != "vsetvli":
             e["derived"] = "sibling:vsetvli"
         scalar[mn] = e

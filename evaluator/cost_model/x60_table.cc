@@ -17,7 +17,7 @@ using nlohmann::json;
 
 constexpr int kFormatVersion = 1;
 
-constexpr std::array<std::pair<Unit, std::string_view>, 9> kUnitNames{{
+constexpr std::array<std::pair<Unit, std::string_view>, 10> kUnitNames{{
     {Unit::ieu_a, "ieu_a"},
     {Unit::ieu_b, "ieu_b"},
     {Unit::ieu_any, "ieu_any"},
@@ -26,6 +26,7 @@ constexpr std::array<std::pair<Unit, std::string_view>, 9> kUnitNames{{
     {Unit::vfp, "vfp"},
     {Unit::vieu, "vieu"},
     {Unit::vls, "vls"},
+    {Unit::vcfg, "vcfg"},
     {Unit::none, "none"},
 }};
 
@@ -68,7 +69,7 @@ class Reader {
       if (n == name) return u;
     }
     malformed(path_,
-              where + ".unit \"" + name + "\" is not one of ieu_a, ieu_b, ieu_any, ls, fp, vfp, vieu, vls, none");
+              where + ".unit \"" + name + "\" is not one of ieu_a, ieu_b, ieu_any, ls, fp, vfp, vieu, vls, vcfg, none");
   }
 
   // {"e32m4": "floor:vlse32.v e32m4", ...} -> the set of vtypes; absent key -> empty set.
@@ -155,17 +156,6 @@ X60Table X60Table::load(const std::filesystem::path& json_path) {
       c.derived = true;
     }
     t.scalar_.emplace(name, c);
-    auto by_lmul = r.per_vtype(e, "rthroughput_by_lmul", where, false);
-    for (const auto& [lmul, v] : by_lmul) {
-      static constexpr std::array<std::string_view, 7> kLmuls{"mf8", "mf4", "mf2", "m1", "m2", "m4", "m8"};
-      if (std::find(kLmuls.begin(), kLmuls.end(), lmul) == kLmuls.end()) {
-        malformed(json_path, where + ".rthroughput_by_lmul." + lmul + " is not an LMUL (mf8 .. m8)");
-      }
-      if (v > c.rthroughput) {
-        malformed(json_path, where + ".rthroughput_by_lmul." + lmul + " exceeds the entry's rthroughput (its largest)");
-      }
-    }
-    if (!by_lmul.empty()) t.scalar_by_lmul_.emplace(name, std::move(by_lmul));
   }
 
   for (const auto& [name, e] : r.object(doc, "vector", "the table").items()) {
@@ -231,16 +221,6 @@ std::optional<InsnCost> X60Table::scalar(std::string_view mnemonic) const {
   auto it = scalar_.find(std::string(mnemonic));
   if (it == scalar_.end()) return std::nullopt;
   return it->second;
-}
-
-std::optional<InsnCost> X60Table::vset(std::string_view mnemonic, std::optional<int> lmul_log2) const {
-  auto c = scalar(mnemonic);
-  if (!c || !lmul_log2 || *lmul_log2 < -3 || *lmul_log2 > 3) return c;
-  auto it = scalar_by_lmul_.find(std::string(mnemonic));
-  if (it == scalar_by_lmul_.end()) return c;
-  static constexpr std::array<const char*, 7> kLmuls{"mf8", "mf4", "mf2", "m1", "m2", "m4", "m8"};
-  if (const double* rt = find_figure(it->second, kLmuls[static_cast<size_t>(*lmul_log2 + 3)])) c->rthroughput = *rt;
-  return c;
 }
 
 }  // namespace eok::cost

@@ -5,7 +5,7 @@
 // are the measured rvv-bench figures (vl = VLMAX; LLVM's for the few instructions rvv-bench does not
 // cover: vssra, indexed and whole-register loads/stores); latencies and units come from LLVM's SpacemiT
 // X60 scheduling model; scalar figures come from the measured table where it has them and LLVM otherwise;
-// vsetvli/vsetivli/vsetvl from the measured memset kernels, per LMUL (vset()).
+// vsetvli/vsetivli/vsetvl from the measured memset kernels (on their own unit, vcfg).
 // Every (instruction, vtype) cell the hart can execute has a figure, and none is below its nearest
 // measured neighbour: where the measurement skipped a legal vtype, or LLVM's figure is below a measured
 // instruction doing the same work, the cell carries that neighbour's figure (InsnCost::derived).
@@ -30,8 +30,10 @@
 
 namespace eok::cost {
 
-// Execution resources of the X60 as LLVM's model names them (SMX60_*). ls has two instances.
-enum class Unit : uint8_t { ieu_a, ieu_b, ieu_any, ls, fp, vfp, vieu, vls, none };
+// Execution resources of the X60 as LLVM's model names them (SMX60_*). ls has two instances. vcfg is not
+// LLVM's: what serialises vector configuration changes (vset instructions), whose measured spacing in a
+// loop (6 cycles) is independent of LMUL and of where the vsetvli sits (make_x60_table.py, derive_vset).
+enum class Unit : uint8_t { ieu_a, ieu_b, ieu_any, ls, fp, vfp, vieu, vls, vcfg, none };
 std::string_view unit_name(Unit u);
 
 struct InsnCost {
@@ -65,12 +67,6 @@ class X60Table {
   // fence.i, ebreak, prefetch.*, cbo.*).
   std::optional<InsnCost> scalar(std::string_view mnemonic) const;
 
-  // vsetvli, vsetivli, vsetvl: what the instruction costs when it sets LMUL = 2^lmul_log2. Measured per LMUL
-  // in rvv-bench's memset kernels: the stall a vsetvli adds ahead of the next vector instruction shows in full
-  // behind short vector work (m1) and hides behind long (m4, m8). Without an LMUL (vsetvl's register operand,
-  // a reserved vtype) or a per-LMUL figure: scalar(mnemonic), the largest. std::nullopt for an unknown mnemonic.
-  std::optional<InsnCost> vset(std::string_view mnemonic, std::optional<int> lmul_log2) const;
-
   size_t vector_entries() const { return vector_.size(); }
   size_t scalar_entries() const { return scalar_.size(); }
 
@@ -86,8 +82,6 @@ class X60Table {
   };
   std::unordered_map<std::string, VectorEntry> vector_;
   std::unordered_map<std::string, InsnCost> scalar_;
-  // scalar entries with "rthroughput_by_lmul" (the vset instructions): "m1" -> figure
-  std::unordered_map<std::string, std::unordered_map<std::string, double>> scalar_by_lmul_;
 };
 
 }  // namespace eok::cost

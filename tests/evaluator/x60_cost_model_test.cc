@@ -372,6 +372,33 @@ TEST_F(EstimateTest, ALoopSplitAtAPageBoundaryCostsWhatTheWholeLoopCosts) {
               1e-6);
 }
 
+// A loop with two vsetvli runs as three blocks: the loop's first vsetvli (the branch's target), a block
+// ending in the second vsetvli, and the block that branches. The middle one is the most executed (the
+// first iteration reaches it through the entry's block), yet the loop is costed from its first vsetvli.
+TEST_F(EstimateTest, ALoopOfSeveralBlocksIsCostedFromItsFirstBlock) {
+  const std::vector<uint32_t> top = {kVsetvliE32M1}, entry = {kMulT0, kVsetvliE32M1};
+  const std::vector<uint32_t> middle = {kVle32, kVsetvliE32M1}, bottom = {kVse32, kSubA2A3, kAddA1A3, kBnezA2};
+  BlockProfile p;
+  p.blocks.push_back(block(0x0ffc, entry, 1));  // runs on into the loop's first vsetvli at 0x1000
+  p.blocks.push_back(block(0x1000, top, 99));
+  p.blocks.push_back(block(0x1004, middle, 100, kE32M1));
+  p.blocks.push_back(block(0x100c, bottom, 100, kE32M1));
+  auto chain = [&](const std::vector<uint32_t>& first, int32_t vtype) {
+    std::vector<SbInsn> all = timings(first, vtype);
+    for (const SbInsn& s : timings(middle, kE32M1)) all.push_back(s);
+    for (const SbInsn& s : timings(bottom, kE32M1)) all.push_back(s);
+    return steady_state_cycles(all);
+  };
+  const double loop = chain(top, kVtypeNone), first_iteration = chain(entry, kVtypeNone);
+  EXPECT_NEAR(model_.estimate(p).compute_cycles, 99 * loop + first_iteration, 1e-6);
+  // Started at the most executed block, the chain would leave the first vsetvli to be costed alone.
+  std::vector<SbInsn> rest = timings(middle, kE32M1);
+  for (const SbInsn& s : timings(bottom, kE32M1)) rest.push_back(s);
+  const double from_the_middle =
+      100 * steady_state_cycles(rest) + 99 * alone(top, kVtypeNone) + alone(entry, kVtypeNone);
+  EXPECT_GT(std::abs(from_the_middle - (99 * loop + first_iteration)), 1) << "the test must tell the two apart";
+}
+
 TEST_F(EstimateTest, AVectorLoadThatMovedFewerBytesThanItsGroupFeedsAStoreSooner) {
   const std::vector<uint32_t> copy = {kVle32, kVse32};
   constexpr int32_t kE32M8 = 0xd3;
