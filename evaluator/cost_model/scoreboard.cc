@@ -8,7 +8,7 @@ namespace {
 
 // Busy-until times of every instance of every unit.
 struct Units {
-  std::array<std::vector<double>, 10> free_at;
+  std::array<std::vector<double>, kUnitCount> free_at;
   explicit Units(const ScoreboardConfig& cfg) {
     for (size_t u = 0; u < free_at.size(); ++u) free_at[u].assign(std::max(1u, cfg.instances[u]), 0.0);
   }

@@ -38,7 +38,7 @@ struct SbInsn {
 struct ScoreboardConfig {
   unsigned issue_width = 2;
   // Instances per unit, indexed by Unit; ieu_any issues on whichever of ieu_a/ieu_b frees first.
-  std::array<unsigned, 10> instances{1, 1, 0, 2, 1, 1, 1, 1, 1, 0};
+  std::array<unsigned, kUnitCount> instances{1, 1, 0, 2, 1, 1, 1, 1, 1, 0};
 };
 
 // Cycles per execution of `block` in steady state (measured over repeated copies of the block).

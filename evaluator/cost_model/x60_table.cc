@@ -17,7 +17,7 @@ using nlohmann::json;
 
 constexpr int kFormatVersion = 1;
 
-constexpr std::array<std::pair<Unit, std::string_view>, 10> kUnitNames{{
+constexpr std::array<std::pair<Unit, std::string_view>, kUnitCount> kUnitNames{{
     {Unit::ieu_a, "ieu_a"},
     {Unit::ieu_b, "ieu_b"},
     {Unit::ieu_any, "ieu_any"},
@@ -29,6 +29,8 @@ constexpr std::array<std::pair<Unit, std::string_view>, 10> kUnitNames{{
     {Unit::vcfg, "vcfg"},
     {Unit::none, "none"},
 }};
+static_assert(kUnitNames.back().first == Unit::none && kUnitNames.back().second == "none",
+              "every Unit needs its name, in the enum's order");
 
 // Everything that can go wrong with the file ends here, with the file's name and the cure.
 [[noreturn]] void malformed(const std::filesystem::path& path, const std::string& what) {

@@ -18,6 +18,7 @@
 // vlse32.v under e8m1, which rvv-bench skipped, is derived from vlse32.v under e32m4: the same 32 elements).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <filesystem>
 #include <optional>
@@ -34,6 +35,8 @@ namespace eok::cost {
 // LLVM's: what serialises vector configuration changes (vset instructions), whose measured spacing in a
 // loop (6 cycles) is independent of LMUL and of where the vsetvli sits (make_x60_table.py, derive_vset).
 enum class Unit : uint8_t { ieu_a, ieu_b, ieu_any, ls, fp, vfp, vieu, vls, vcfg, none };
+// How many units there are (none last): the size of every per-unit array.
+constexpr size_t kUnitCount = static_cast<size_t>(Unit::none) + 1;
 std::string_view unit_name(Unit u);
 
 struct InsnCost {
